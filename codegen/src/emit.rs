@@ -129,9 +129,7 @@ fn inline_cap(t: &Type, all: &[(String, String, Vec<Field>)]) -> Option<usize> {
             .and_then(|(_, _, fs)| fs.iter().map(|f| fixed_width(&f.ty)).sum::<Option<usize>>()),
         _ => None,
     };
-    width
-        .filter(|&w| w <= INLINE_ELEM_BYTES)
-        .map(|_| INLINE_ELEMS)
+    width.filter(|&w| w <= INLINE_ELEM_BYTES).map(|_| INLINE_ELEMS)
 }
 
 fn fixed_width(t: &Type) -> Option<usize> {
@@ -263,10 +261,7 @@ fn encoding(m: &Message, x: &F, tagged: bool) -> (String, String) {
     let compact = if tagged {
         "true".to_string()
     } else {
-        cond(
-            x.f.flexible.map_or(m.flexible, |o| o.and(m.flexible)),
-            m.valid,
-        )
+        cond(x.f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), m.valid)
     };
     (compact, cond(x.f.nullable, m.valid))
 }
@@ -274,11 +269,7 @@ fn encoding(m: &Message, x: &F, tagged: bool) -> (String, String) {
 /// The fixed-width fields from `fs[i]` on that are present at the same versions, with their
 /// shared version condition: read or written as one run with one bounds check. `None` when
 /// `fs[i]` is not a fixed-width field present at some version.
-fn fixed_run<'f, 'm>(
-    fs: &'f [F<'m>],
-    i: usize,
-    valid: Versions,
-) -> Option<(String, Vec<&'f F<'m>>)> {
+fn fixed_run<'f, 'm>(fs: &'f [F<'m>], i: usize, valid: Versions) -> Option<(String, Vec<&'f F<'m>>)> {
     let run_cond = |x: &F| -> Option<String> {
         let c = cond(x.f.versions.minus(x.f.tagged), valid);
         (c != "false" && fixed_width(&x.f.ty).is_some()).then_some(c)
@@ -416,11 +407,7 @@ fn doc_field(m: &Message, x: &F) -> String {
         s.push_str(", map key");
     }
     if let Some(fv) = f.flexible {
-        let _ = write!(
-            s,
-            ", classic (non-compact) encoding outside {}",
-            vdoc(fv, m.valid)
-        );
+        let _ = write!(s, ", classic (non-compact) encoding outside {}", vdoc(fv, m.valid));
     }
     s.push('.');
     s
@@ -431,10 +418,7 @@ pub fn message_module(m: &Message) -> String {
     let mut o = String::new();
     let src = match (&m.origin.newer, &m.origin.older, &m.origin.draft) {
         (_, _, Some(d)) => format!("kafka-wire's draft schema schemas/kip-1279/{d}"),
-        (Some(n), Some(old), _) => format!(
-            "Apache Kafka {n} and {old} schemas ({}/{}.json)",
-            m.folder, m.name
-        ),
+        (Some(n), Some(old), _) => format!("Apache Kafka {n} and {old} schemas ({}/{}.json)", m.folder, m.name),
         (Some(n), None, _) => format!("Apache Kafka {n} schema ({}/{}.json)", m.folder, m.name),
         (None, Some(old), _) => format!("Apache Kafka {old} schema ({}/{}.json)", m.folder, m.name),
         (None, None, _) => format!("Apache Kafka schemas ({}/{}.json)", m.folder, m.name),
@@ -507,10 +491,7 @@ fn path_const(path: &str) -> String {
             }
         })
         .collect();
-    s.split('_')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("_")
+    s.split('_').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("_")
 }
 
 /// The `fields` module: every visitor field id as a constant, and the paths by id.
@@ -534,10 +515,7 @@ pub mod fields {
     for (id, p) in paths.iter().enumerate() {
         let name = path_const(p);
         assert!(seen.insert(name.clone()), "two fields named {name}");
-        let _ = writeln!(
-            o,
-            "    /// `{p}`.\n    pub const {name}: crate::FieldId = {id};"
-        );
+        let _ = writeln!(o, "    /// `{p}`.\n    pub const {name}: crate::FieldId = {id};");
     }
     o.push_str("    /// The path of each field, by id.\n    pub const PATHS: &[&str] = &[\n");
     for p in &paths {
@@ -634,10 +612,7 @@ fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]
             *base as usize + fields.len()
         );
         for (i, f) in fields.iter().enumerate() {
-            let compact = f
-                .flexible
-                .map_or(m.flexible, |x| x.and(m.flexible))
-                .and(m.valid);
+            let compact = f.flexible.map_or(m.flexible, |x| x.and(m.flexible)).and(m.valid);
             let _ = writeln!(
                 o,
                 "            FieldDesc {{ name: \"{}\", json: \"{}\", kind: {}, array: {}, versions: {:#x}, nullable: {:#x}, tagged: {:#x}, tag: {}, compact: {:#x}, ignorable: {}, default: {}, id: {} }},",
@@ -699,21 +674,23 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)])
             let _ = writeln!(o, "        pub {}: {},", x.id, x.rust_ty());
         }
         o.push_str("        /// Tagged fields this schema does not know.\n        pub unknown_tagged_fields: rt::OwnedTaggedFields,\n    }\n");
-        let _ = writeln!(o, "\n    impl Default for {name} {{\n        fn default() -> Self {{\n            Self {{");
+        let _ = writeln!(
+            o,
+            "\n    impl Default for {name} {{\n        fn default() -> Self {{\n            Self {{"
+        );
         for x in &fs {
             let _ = writeln!(o, "                {}: {},", x.id, x.default_expr());
         }
-        o.push_str("                unknown_tagged_fields: rt::OwnedTaggedFields::new(),\n            }\n        }\n    }\n");
+        o.push_str(
+            "                unknown_tagged_fields: rt::OwnedTaggedFields::new(),\n            }\n        }\n    }\n",
+        );
         let _ = writeln!(o, "\n    impl From<&super::{name}<'_>> for {name} {{\n        fn from(v: &super::{name}<'_>) -> Self {{\n            Self {{");
         for x in &fs {
             let _ = writeln!(o, "                {}: {},", x.id, from_view_expr(x));
         }
         o.push_str("                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),\n            }\n        }\n    }\n");
         let tagged: Vec<&F> = {
-            let mut t: Vec<&F> = fs
-                .iter()
-                .filter(|x| !x.f.tagged.and(m.valid).is_empty())
-                .collect();
+            let mut t: Vec<&F> = fs.iter().filter(|x| !x.f.tagged.and(m.valid).is_empty()).collect();
             t.sort_by_key(|x| x.f.tag);
             t
         };
@@ -774,15 +751,7 @@ fn emit_defmt(o: &mut String, name: &str, fs: &[F]) {
     );
 }
 
-fn emit_struct(
-    o: &mut String,
-    m: &Message,
-    name: &str,
-    prefix: &str,
-    fields: &[Field],
-    root: bool,
-    inline: bool,
-) {
+fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[Field], root: bool, inline: bool) {
     let fs = facts(fields, prefix);
     let valid = m.valid;
     let flex = cond(m.flexible, valid);
@@ -798,9 +767,7 @@ fn emit_struct(
             prefix.trim_end_matches('.')
         );
     }
-    o.push_str(
-        "///\n/// Returned by a parse as a view over the input, and built by hand for encoding.\n",
-    );
+    o.push_str("///\n/// Returned by a parse as a view over the input, and built by hand for encoding.\n");
     o.push_str("#[derive(Clone, Copy, Debug, PartialEq)]\n");
     let _ = writeln!(o, "pub struct {name}<'a> {{");
     for x in &fs {
@@ -811,27 +778,23 @@ fn emit_struct(
     o.push_str("    pub unknown_tagged_fields: rt::TaggedFields<'a>,\n}\n\n");
     // --- defaults ---
     let _ = writeln!(o, "impl<'a> {name}<'a> {{");
-    o.push_str(
-        "    /// Every field at its schema default.\n    pub const DEFAULT: Self = Self {\n",
-    );
+    o.push_str("    /// Every field at its schema default.\n    pub const DEFAULT: Self = Self {\n");
     for x in &fs {
         let _ = writeln!(o, "        {}: {},", x.id, x.default_expr());
     }
     o.push_str("        unknown_tagged_fields: rt::TaggedFields::EMPTY,\n    };\n}\n\n");
-    let _ = writeln!(o, "impl Default for {name}<'_> {{\n    fn default() -> Self {{\n        Self::DEFAULT\n    }}\n}}\n");
+    let _ = writeln!(
+        o,
+        "impl Default for {name}<'_> {{\n    fn default() -> Self {{\n        Self::DEFAULT\n    }}\n}}\n"
+    );
     emit_defmt(o, name, &fs);
     // --- Struct impl ---
     let tagged: Vec<&F> = {
-        let mut t: Vec<&F> = fs
-            .iter()
-            .filter(|x| !x.f.tagged.and(valid).is_empty())
-            .collect();
+        let mut t: Vec<&F> = fs.iter().filter(|x| !x.f.tagged.and(valid).is_empty()).collect();
         t.sort_by_key(|x| x.f.tag);
         t
     };
-    let known_mask: u64 = tagged
-        .iter()
-        .fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
+    let known_mask: u64 = tagged.iter().fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
     let _ = writeln!(o, "impl<'a> rt::Struct<'a> for {name}<'a> {{");
     // read
     let uses_v = |s: &str| s.contains('v');
@@ -867,7 +830,11 @@ fn emit_struct(
                     let w = fixed_width(&y.f.ty).unwrap_or(0);
                     if matches!(y.f.ty, Type::Bool) {
                         // Any non-zero byte is true; bytes other than 0 and 1 are non-canonical.
-                        let _ = writeln!(body, "        {ind}{bind}{} = rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&r));", y.id);
+                        let _ = writeln!(
+                            body,
+                            "        {ind}{bind}{} = rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&r));",
+                            y.id
+                        );
                     } else {
                         let _ = writeln!(
                             body,
@@ -893,13 +860,7 @@ fn emit_struct(
         let c = cond(present, valid);
         if c == "false" {
             if x.f.tagged.and(valid).is_empty() {
-                let _ = writeln!(
-                    body,
-                    "        let {}: {} = {};",
-                    x.id,
-                    x.rust_ty(),
-                    x.default_expr()
-                );
+                let _ = writeln!(body, "        let {}: {} = {};", x.id, x.rust_ty(), x.default_expr());
             }
             continue;
         }
@@ -935,14 +896,17 @@ fn emit_struct(
                     x.default_expr()
                 );
             }
+            let _ = writeln!(body, "        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;");
+            let _ = writeln!(body, "        if {flex} {{");
             let _ = writeln!(
                 body,
-                "        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;"
+                "            let (n, section) = rt::read::tag_section(c, \"{prefix}_tagged_fields\")?;"
             );
-            let _ = writeln!(body, "        if {flex} {{");
-            let _ = writeln!(body, "            let (n, section) = rt::read::tag_section(c, \"{prefix}_tagged_fields\")?;");
             body.push_str("            let mut unknown = 0u32;\n            let mut next_tag = 0u64;\n            for _ in 0..n {\n");
-            let _ = writeln!(body, "                let (tag, size) = rt::read::next_tag(c, &mut next_tag, \"{prefix}_tagged_fields\")?;");
+            let _ = writeln!(
+                body,
+                "                let (tag, size) = rt::read::next_tag(c, &mut next_tag, \"{prefix}_tagged_fields\")?;"
+            );
             body.push_str("                let before = c.len();\n                match tag {\n");
             for x in &tagged {
                 let t = x.f.tag.unwrap_or(0);
@@ -964,7 +928,11 @@ fn emit_struct(
                     x.path
                 );
                 if tc != "true" {
-                    let _ = writeln!(body, "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),", x.path);
+                    let _ = writeln!(
+                        body,
+                        "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),",
+                        x.path
+                    );
                 }
             }
             let _ = writeln!(
@@ -983,7 +951,10 @@ fn emit_struct(
     // doubled the release build of core, and inlining leaves alone cost AlterPartitionRequest
     // v3 45% more parse instructions (README, "Build cost").
     let attr = if inline { "    #[inline]\n" } else { "" };
-    let _ = writeln!(o, "{attr}    fn read({sig_c}: &mut rt::Cursor<'a>, {sig_v}: i16) -> Result<Self, rt::DecodeError> {{");
+    let _ = writeln!(
+        o,
+        "{attr}    fn read({sig_c}: &mut rt::Cursor<'a>, {sig_v}: i16) -> Result<Self, rt::DecodeError> {{"
+    );
     o.push_str(&body);
     let mut init = String::new();
     for (x, id) in fs.iter().zip(&fields_init) {
@@ -1032,15 +1003,11 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
                 format!("rt::read::{}(c, \"{}\")?;", prim_fn(&x.f.ty), x.path)
             } else {
                 let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
-                let mut st =
-                    format!("match rt::read::run::<{total}>(c) {{\n            Some(_r) => {{");
+                let mut st = format!("match rt::read::run::<{total}>(c) {{\n            Some(_r) => {{");
                 let mut off = 0;
                 for y in &run {
                     if matches!(y.f.ty, Type::Bool) {
-                        let _ = write!(
-                            st,
-                            " rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&_r));"
-                        );
+                        let _ = write!(st, " rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&_r));");
                     }
                     off += fixed_width(&y.f.ty).unwrap_or(0);
                 }
@@ -1056,9 +1023,14 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
             match &f.ty {
                 Type::Array(e) => {
                     let nl = if x.opt { nullable.as_str() } else { "false" };
-                    format!("rt::read::check_array::<{}>(c, {compact}, {nl}, v, \"{p}\")?;", scalar_ty(e))
+                    format!(
+                        "rt::read::check_array::<{}>(c, {compact}, {nl}, v, \"{p}\")?;",
+                        scalar_ty(e)
+                    )
                 }
-                Type::Struct(n) if x.opt => format!("if rt::read::present(c, {nullable}, \"{p}\")? {{ <{n} as rt::Struct>::check(c, v)?; }}"),
+                Type::Struct(n) if x.opt => {
+                    format!("if rt::read::present(c, {nullable}, \"{p}\")? {{ <{n} as rt::Struct>::check(c, v)?; }}")
+                }
                 Type::Struct(n) => format!("<{n} as rt::Struct>::check(c, v)?;"),
                 _ => format!("{};", read_expr(m, x, false)),
             }
@@ -1165,10 +1137,7 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
         }
     }
     let sig_v = if needs_v { "v" } else { "_v" };
-    let _ = writeln!(
-        o,
-        "    fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16) -> Option<()> {{"
-    );
+    let _ = writeln!(o, "    fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16) -> Option<()> {{");
     o.push_str(&body);
     o.push_str("        Some(())\n    }\n\n");
 }
@@ -1220,7 +1189,11 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
                     x.path
                 );
                 if tc != "true" {
-                    let _ = writeln!(body, "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),", x.path);
+                    let _ = writeln!(
+                        body,
+                        "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),",
+                        x.path
+                    );
                 }
             }
             let _ = writeln!(body, "                    _ => rt::visit::unknown_tag(c, tag, size, {tags_id}, vis, \"{tf}\")?,\n                }}\n            }}\n        }}");
@@ -1251,11 +1224,7 @@ fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
                 Type::Records => "records",
                 _ => "bytes",
             };
-            let value = if x.opt {
-                read()
-            } else {
-                format!("Some({})", read())
-            };
+            let value = if x.opt { read() } else { format!("Some({})", read()) };
             format!("vis.{method}({id}, {value});")
         }
         Type::Array(e) => {
@@ -1271,7 +1240,9 @@ fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
                 (true, false) => format!("rt::read::present(c, {nullable}, \"{p}\")?"),
                 (false, _) => "true".into(),
             };
-            format!("let present = {present};\n        rt::visit::struct_field::<{n}<'a>, V>(c, present, v, {id}, vis)?;")
+            format!(
+                "let present = {present};\n        rt::visit::struct_field::<{n}<'a>, V>(c, present, v, {id}, vis)?;"
+            )
         }
         _ => unreachable!("every type is covered above"),
     }
@@ -1353,7 +1324,10 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             );
         }
         sb.push_str("            n += rt::write::uvarint_size(tags as u32);\n        } else if !self.unknown_tagged_fields.is_empty() {\n");
-        let _ = writeln!(sb, "            return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\"));\n        }}");
+        let _ = writeln!(
+            sb,
+            "            return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\"));\n        }}"
+        );
     } else {
         let _ = writeln!(sb, "        if !self.unknown_tagged_fields.is_empty() {{\n            return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\"));\n        }}");
     }
@@ -1369,10 +1343,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
         "    fn size(&self, {}: i16) -> Result<usize, rt::EncodeError> {{",
         if sv { "v" } else { "_v" }
     );
-    let _ = writeln!(
-        o,
-        "        #[allow(unused_mut)]\n        let mut n: usize = {fixed};"
-    );
+    let _ = writeln!(o, "        #[allow(unused_mut)]\n        let mut n: usize = {fixed};");
     o.push_str(&sb);
     o.push_str("        Ok(n)\n    }\n\n");
 
@@ -1464,13 +1435,8 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                     x.id.trim_start_matches("r#")
                 );
             }
-            let _ = writeln!(
-                wb,
-                "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\");"
-            );
-            wb.push_str(
-                "            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n",
-            );
+            let _ = writeln!(wb, "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\");");
+            wb.push_str("            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n");
             for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
                 let id = x.id.trim_start_matches("r#");
@@ -1489,7 +1455,10 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                 );
             }
             wb.push_str("            w.unknown_tags_rest(&mut unknown);\n        }\n");
-            let _ = writeln!(wb, "        else {{ w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\"); }}");
+            let _ = writeln!(
+                wb,
+                "        else {{ w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\"); }}"
+            );
         }
     } else {
         let _ = writeln!(
@@ -1526,10 +1495,7 @@ fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
                 scalar_ty(e)
             )
         }
-        Type::Array(e) => format!(
-            "rt::read::array::<{}>(c, {compact}, v, \"{p}\")?",
-            scalar_ty(e)
-        ),
+        Type::Array(e) => format!("rt::read::array::<{}>(c, {compact}, v, \"{p}\")?", scalar_ty(e)),
         Type::Struct(n) if x.opt && tagged => {
             format!("rt::read::opt_struct_tagged::<{n}>(c, {nullable}, v, \"{p}\")?")
         }
@@ -1550,15 +1516,25 @@ fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
     if x.owned {
         return match &f.ty {
             t if fixed_width(t).is_some() => (String::new(), fixed_width(t)),
-            Type::String if x.opt => (format!("rt::write::opt_str_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"), None),
+            Type::String if x.opt => (
+                format!("rt::write::opt_str_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"),
+                None,
+            ),
             Type::String => (format!("rt::write::str_size(&self.{id}, {compact}, \"{p}\")?"), None),
-            Type::Bytes | Type::Records if x.opt => {
-                (format!("rt::write::opt_bytes_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"), None)
-            }
+            Type::Bytes | Type::Records if x.opt => (
+                format!("rt::write::opt_bytes_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"),
+                None,
+            ),
             Type::Bytes | Type::Records => (format!("rt::write::bytes_size(&self.{id}, {compact}, \"{p}\")?"), None),
-            Type::Array(_) if x.opt => (format!("rt::owned::opt_vec_size(self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\")?"), None),
+            Type::Array(_) if x.opt => (
+                format!("rt::owned::opt_vec_size(self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\")?"),
+                None,
+            ),
             Type::Array(_) => (format!("rt::owned::vec_size(&self.{id}, {compact}, v, \"{p}\")?"), None),
-            Type::Struct(_) if x.opt => (format!("rt::owned::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")?"), None),
+            Type::Struct(_) if x.opt => (
+                format!("rt::owned::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")?"),
+                None,
+            ),
             Type::Struct(_) => (format!("rt::OwnedStruct::size(&self.{id}, v)?"), None),
             _ => unreachable!(),
         };
@@ -1569,18 +1545,12 @@ fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
             format!("rt::write::opt_str_size(self.{id}, {compact}, {nullable}, \"{p}\")?"),
             None,
         ),
-        Type::String => (
-            format!("rt::write::str_size(self.{id}, {compact}, \"{p}\")?"),
-            None,
-        ),
+        Type::String => (format!("rt::write::str_size(self.{id}, {compact}, \"{p}\")?"), None),
         Type::Bytes | Type::Records if x.opt => (
             format!("rt::write::opt_bytes_size(self.{id}, {compact}, {nullable}, \"{p}\")?"),
             None,
         ),
-        Type::Bytes | Type::Records => (
-            format!("rt::write::bytes_size(self.{id}, {compact}, \"{p}\")?"),
-            None,
-        ),
+        Type::Bytes | Type::Records => (format!("rt::write::bytes_size(self.{id}, {compact}, \"{p}\")?"), None),
         Type::Array(_) if x.opt => (
             format!("rt::write::opt_array_size(&self.{id}, {compact}, {nullable}, v, \"{p}\")?"),
             None,
@@ -1616,16 +1586,14 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
             }
             Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\");"),
             Type::Array(_) if x.opt => {
-                format!(
-                    "rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\");"
-                )
+                format!("rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\");")
             }
             Type::Array(_) => {
                 format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\");")
             }
-            Type::Struct(_) if x.opt && tagged => format!(
-                "rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\");"
-            ),
+            Type::Struct(_) if x.opt && tagged => {
+                format!("rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\");")
+            }
             Type::Struct(_) if x.opt => {
                 format!("rt::owned::write_opt_struct(w, &self.{id}, {nullable}, v, \"{p}\");")
             }
@@ -1674,9 +1642,7 @@ fn emit_message_impl(o: &mut String, m: &Message) {
         .and(m.valid)
         .min()
         .map_or("None".to_string(), |v| format!("Some({v})"));
-    let key = m
-        .api_key
-        .map_or("None".to_string(), |k| format!("Some({k})"));
+    let key = m.api_key.map_or("None".to_string(), |k| format!("Some({k})"));
     let _ = writeln!(
         o,
         "\nimpl<'a> rt::Message<'a> for {name}<'a> {{\n    const INFO: rt::MessageInfo = rt::MessageInfo {{\n        name: \"{name}\",\n        kind: rt::MessageKind::{kind},\n        api_key: {key},\n        min_version: {lo},\n        max_version: {hi},\n        flexible_min: {flex},\n        latest_version_unstable: {unstable},\n        provisional: {prov},\n    }};\n    const SCHEMA: &'static rt::reflect::StructDesc = &schema::{st};\n}}",
@@ -1744,24 +1710,17 @@ fn variant(name: &str, suffix: &str) -> String {
 }
 
 /// Emits an enum over a set of messages, with parse/encode dispatch by a key.
-fn body_enum(
-    o: &mut String,
-    enum_name: &str,
-    doc: &str,
-    key_ty: &str,
-    entries: &[(String, String, &Message)],
-) {
+fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: &[(String, String, &Message)]) {
     // entries: (variant, path, message)
-    let _ = writeln!(o, "/// {doc}\n#[derive(Clone, Copy, Debug, PartialEq)]\n#[non_exhaustive]\npub enum {enum_name}<'a> {{");
+    let _ = writeln!(
+        o,
+        "/// {doc}\n#[derive(Clone, Copy, Debug, PartialEq)]\n#[non_exhaustive]\npub enum {enum_name}<'a> {{"
+    );
     for (v, p, m) in entries {
         let _ = writeln!(
             o,
             "    /// [`{p}`]{}.",
-            if m.provisional {
-                " (provisional API key)"
-            } else {
-                ""
-            }
+            if m.provisional { " (provisional API key)" } else { "" }
         );
         let _ = writeln!(o, "    {v}({p}<'a>),");
     }
@@ -1776,41 +1735,35 @@ fn body_enum(
     }
     o.push_str("        })\n    }\n\n");
     let _ = writeln!(o, "    /// Parses `bytes` strictly as the message for `key` at `version`.\n    pub fn parse(key: {key_ty}, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {{\n        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)\n    }}\n");
-    let _ = writeln!(o, "    /// The key of the message held.\n    pub fn key(&self) -> {key_ty} {{\n        match self {{");
+    let _ = writeln!(
+        o,
+        "    /// The key of the message held.\n    pub fn key(&self) -> {key_ty} {{\n        match self {{"
+    );
     for (v, _, _) in entries {
         let _ = writeln!(o, "            Self::{v}(_) => {key_ty}::{v},");
     }
     o.push_str("        }\n    }\n\n");
-    let _ = writeln!(o, "    /// The facts of the message held.\n    pub fn info(&self) -> rt::MessageInfo {{\n        match self {{");
+    let _ = writeln!(
+        o,
+        "    /// The facts of the message held.\n    pub fn info(&self) -> rt::MessageInfo {{\n        match self {{"
+    );
     for (v, p, _) in entries {
-        let _ = writeln!(
-            o,
-            "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::INFO,"
-        );
+        let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::INFO,");
     }
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// The field-level schema of the message held.\n    pub fn schema(&self) -> &'static rt::reflect::StructDesc {{\n        match self {{");
     for (v, p, _) in entries {
-        let _ = writeln!(
-            o,
-            "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::SCHEMA,"
-        );
+        let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::SCHEMA,");
     }
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// Exact encoded size at `version`.\n    pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
     for (v, _, _) in entries {
-        let _ = writeln!(
-            o,
-            "            Self::{v}(m) => rt::Message::encoded_len(m, version),"
-        );
+        let _ = writeln!(o, "            Self::{v}(m) => rt::Message::encoded_len(m, version),");
     }
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// Encodes at `version` into `sink`.\n    pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
     for (v, _, _) in entries {
-        let _ = writeln!(
-            o,
-            "            Self::{v}(m) => rt::Message::encode(m, sink, version),"
-        );
+        let _ = writeln!(o, "            Self::{v}(m) => rt::Message::encode(m, sink, version),");
     }
     o.push_str("        }\n    }\n}\n\n");
 }
@@ -1827,7 +1780,10 @@ fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Mes
         let _ = writeln!(o, "    {v} = {k},");
     }
     o.push_str("}\n\n");
-    let _ = writeln!(o, "impl {name} {{\n    /// Every key, in numeric order.\n    pub const ALL: &'static [{name}] = &[");
+    let _ = writeln!(
+        o,
+        "impl {name} {{\n    /// Every key, in numeric order.\n    pub const ALL: &'static [{name}] = &["
+    );
     for (v, _, _) in entries {
         let _ = writeln!(o, "        {name}::{v},");
     }
@@ -1840,21 +1796,20 @@ fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Mes
         let _ = writeln!(o, "            {k} => Self::{v},");
     }
     o.push_str("            _ => return None,\n        })\n    }\n\n    /// The number on the wire.\n    pub const fn id(self) -> i16 {\n        self as i16\n    }\n\n");
-    o.push_str("    /// The name, as Kafka spells it.\n    pub const fn name(self) -> &'static str {\n        match self {\n");
+    o.push_str(
+        "    /// The name, as Kafka spells it.\n    pub const fn name(self) -> &'static str {\n        match self {\n",
+    );
     for (v, _, _) in entries {
         let _ = writeln!(o, "            Self::{v} => \"{v}\",");
     }
     o.push_str("        }\n    }\n}\n\n");
 }
 
-fn info_fn(
-    o: &mut String,
-    name: &str,
-    fname: &str,
-    doc: &str,
-    entries: &[(String, i16, &Message)],
-) {
-    let _ = writeln!(o, "impl {name} {{\n    /// {doc}\n    pub fn {fname}(self) -> rt::MessageInfo {{\n        match self {{");
+fn info_fn(o: &mut String, name: &str, fname: &str, doc: &str, entries: &[(String, i16, &Message)]) {
+    let _ = writeln!(
+        o,
+        "impl {name} {{\n    /// {doc}\n    pub fn {fname}(self) -> rt::MessageInfo {{\n        match self {{"
+    );
     for (v, _, m) in entries {
         let _ = writeln!(
             o,
@@ -1870,10 +1825,7 @@ pub fn api(msgs: &[Message]) -> String {
     let mut o = header(&sources(msgs));
     o.push_str("//! API keys and record types, with dispatch from a key and version to the message views.\n\nuse crate::rt;\nuse super::*;\n\n");
     let by = |kind: &str, group: &str| -> Vec<&Message> {
-        let mut v: Vec<&Message> = msgs
-            .iter()
-            .filter(|m| m.kind == kind && m.group == group)
-            .collect();
+        let mut v: Vec<&Message> = msgs.iter().filter(|m| m.kind == kind && m.group == group).collect();
         v.sort_by_key(|m| m.api_key);
         v
     };
@@ -1939,13 +1891,7 @@ pub fn api(msgs: &[Message]) -> String {
     }
     let req_entries: Vec<(String, String, &Message)> = reqs
         .iter()
-        .map(|m| {
-            (
-                variant(&m.name, "Request"),
-                format!("messages::{}", m.name),
-                *m,
-            )
-        })
+        .map(|m| (variant(&m.name, "Request"), format!("messages::{}", m.name), *m))
         .collect();
     body_enum(
         &mut o,
@@ -1992,13 +1938,7 @@ pub fn api(msgs: &[Message]) -> String {
     );
     let mentries: Vec<(String, String, &Message)> = meta
         .iter()
-        .map(|m| {
-            (
-                variant(&m.name, "Record"),
-                format!("metadata::{}", m.name),
-                *m,
-            )
-        })
+        .map(|m| (variant(&m.name, "Record"), format!("metadata::{}", m.name), *m))
         .collect();
     body_enum(
         &mut o,
@@ -2040,43 +1980,16 @@ pub fn api(msgs: &[Message]) -> String {
             .map(|m| (variant(&m.name, "Key"), m.api_key.unwrap_or(0), *m))
             .collect();
         let tname = format!("{prefix}RecordType");
-        key_enum(
-            &mut o,
-            &tname,
-            &format!("Every record type of the {what}."),
-            &tkeys,
-        );
-        info_fn(
-            &mut o,
-            &tname,
-            "key_info",
-            "Facts of the key schema.",
-            &tkeys,
-        );
+        key_enum(&mut o, &tname, &format!("Every record type of the {what}."), &tkeys);
+        info_fn(&mut o, &tname, "key_info", "Facts of the key schema.", &tkeys);
         let vkeys: Vec<(String, i16, &Message)> = tkeys
             .iter()
-            .filter_map(|(v, k, _)| {
-                vs.iter()
-                    .find(|m| m.api_key == Some(*k))
-                    .map(|m| (v.clone(), *k, *m))
-            })
+            .filter_map(|(v, k, _)| vs.iter().find(|m| m.api_key == Some(*k)).map(|m| (v.clone(), *k, *m)))
             .collect();
-        info_fn(
-            &mut o,
-            &tname,
-            "value_info",
-            "Facts of the value schema.",
-            &vkeys,
-        );
+        info_fn(&mut o, &tname, "value_info", "Facts of the value schema.", &vkeys);
         let ke: Vec<(String, String, &Message)> = ks
             .iter()
-            .map(|m| {
-                (
-                    variant(&m.name, "Key"),
-                    format!("coordinator::{}", m.name),
-                    *m,
-                )
-            })
+            .map(|m| (variant(&m.name, "Key"), format!("coordinator::{}", m.name), *m))
             .collect();
         body_enum(
             &mut o,
@@ -2087,13 +2000,7 @@ pub fn api(msgs: &[Message]) -> String {
         );
         let ve: Vec<(String, String, &Message)> = vs
             .iter()
-            .map(|m| {
-                (
-                    variant(&m.name, "Value"),
-                    format!("coordinator::{}", m.name),
-                    *m,
-                )
-            })
+            .map(|m| (variant(&m.name, "Value"), format!("coordinator::{}", m.name), *m))
             .collect();
         body_enum(
             &mut o,
@@ -2118,7 +2025,10 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     for m in reqs {
         let base = variant(&m.name, "Request");
         let resp = format!("{base}Response");
-        let call = format!("kafka_wire_ext::check_api!(kafka_wire::messages::{}, kafka_wire::messages::{resp}, data)", m.name);
+        let call = format!(
+            "kafka_wire_ext::check_api!(kafka_wire::messages::{}, kafka_wire::messages::{resp}, data)",
+            m.name
+        );
         targets.push((format!("api_{}", snake(&base)), call));
     }
     let mut meta: Vec<&Message> = msgs
@@ -2129,10 +2039,7 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     for m in meta {
         targets.push((
             format!("metadata_{}", snake(&variant(&m.name, "Record"))),
-            format!(
-                "kafka_wire_ext::check_one!(kafka_wire::metadata::{}, data)",
-                m.name
-            ),
+            format!("kafka_wire_ext::check_one!(kafka_wire::metadata::{}, data)", m.name),
         ));
     }
     targets.push((
@@ -2154,7 +2061,9 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     let mut toml = header(&sources(msgs)).replace("// ", "# ");
     toml.push_str("[package]\nname = \"kafka-wire-fuzz\"\nversion = \"0.0.0\"\npublish = false\nedition = \"2021\"\n\n[package.metadata]\ncargo-fuzz = true\n\n");
     toml.push_str("[dependencies]\nlibfuzzer-sys = \"0.4\"\nkafka-wire = { path = \"../core\", features = [\"std\", \"arbitrary\"] }\nkafka-wire-ext = { path = \"../alloc-ext\" }\n\n");
-    toml.push_str("# Not part of the main workspace.\n[workspace]\nmembers = [\".\"]\n\n[profile.release]\ndebug = 1\n");
+    toml.push_str(
+        "# Not part of the main workspace.\n[workspace]\nmembers = [\".\"]\n\n[profile.release]\ndebug = 1\n",
+    );
     let mut out = Vec::new();
     for (name, call) in &targets {
         let _ = write!(toml, "\n[[bin]]\nname = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"\ntest = false\ndoc = false\nbench = false\n");

@@ -93,10 +93,7 @@ fn struct_fields<'m>(cx: &Cx<'m>, f: &'m Field) -> &'m [Field] {
         Some(fs) => fs,
         None => {
             let n = f.ty.struct_name().unwrap_or("");
-            cx.m.common
-                .iter()
-                .find(|c| c.name == n)
-                .map_or(&[], |c| &c.fields)
+            cx.m.common.iter().find(|c| c.name == n).map_or(&[], |c| &c.fields)
         }
     }
 }
@@ -105,18 +102,7 @@ fn write_struct(cx: &Cx, fields: &[Field], rng: &mut Rng, out: &mut Vec<u8>, dep
     for f in fields {
         if f.versions.contains(cx.v) && !f.tagged.contains(cx.v) {
             let nullable = f.nullable.contains(cx.v);
-            write_value(
-                cx,
-                f,
-                &f.ty,
-                nullable,
-                compact(cx, f),
-                false,
-                rng,
-                out,
-                depth,
-                false,
-            );
+            write_value(cx, f, &f.ty, nullable, compact(cx, f), false, rng, out, depth, false);
         }
     }
     if !flexible(cx) {
@@ -129,9 +115,7 @@ fn write_struct(cx: &Cx, fields: &[Field], rng: &mut Rng, out: &mut Vec<u8>, dep
         }
         let nullable = f.nullable.contains(cx.v);
         let mut val = Vec::new();
-        write_value(
-            cx, f, &f.ty, nullable, true, false, rng, &mut val, depth, true,
-        );
+        write_value(cx, f, &f.ty, nullable, true, false, rng, &mut val, depth, true);
         let mut def = Vec::new();
         write_default(cx, f, &mut def, true);
         if val != def {
@@ -176,11 +160,7 @@ fn write_default(cx: &Cx, f: &Field, out: &mut Vec<u8>, tagged: bool) {
         Type::Int16 | Type::Uint16 => int(out, 2),
         Type::Int32 | Type::Uint32 => int(out, 4),
         Type::Int64 => int(out, 8),
-        Type::Float64 => out.extend_from_slice(
-            &d.and_then(|s| s.parse::<f64>().ok())
-                .unwrap_or(0.0)
-                .to_be_bytes(),
-        ),
+        Type::Float64 => out.extend_from_slice(&d.and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0).to_be_bytes()),
         Type::String => {
             let s = d.unwrap_or("");
             uvarint(out, s.len() as u32 + 1);

@@ -98,7 +98,13 @@ impl DecodeError {
     #[cold]
     #[inline(never)]
     pub(crate) fn at(kind: DecodeErrorKind, remaining: usize, field: &'static str) -> Self {
-        DecodeError { kind, pos: remaining, message: "", version: -1, field }
+        DecodeError {
+            kind,
+            pos: remaining,
+            message: "",
+            version: -1,
+            field,
+        }
     }
 
     /// Turns the "bytes remaining" position into an offset, and records the message and version.
@@ -130,7 +136,13 @@ impl DecodeError {
         version: i16,
         field: &'static str,
     ) -> Self {
-        DecodeError { kind, pos: offset, message, version, field }
+        DecodeError {
+            kind,
+            pos: offset,
+            message,
+            version,
+            field,
+        }
     }
 
     /// What went wrong.
@@ -253,7 +265,12 @@ impl EncodeError {
     #[cold]
     #[inline(never)]
     pub(crate) fn new(kind: EncodeErrorKind, field: &'static str) -> Self {
-        EncodeError { kind, message: "", version: -1, field }
+        EncodeError {
+            kind,
+            message: "",
+            version: -1,
+            field,
+        }
     }
 
     #[cold]

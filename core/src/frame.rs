@@ -11,8 +11,8 @@ use nom::IResult;
 use crate::codec::Message;
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::generated::api::{
-    ApiKey, GroupCoordinatorKey, GroupCoordinatorRecordType, Request, GroupCoordinatorValue, MetadataRecord, MetadataRecordType,
-    RequestBody, ResponseBody, ShareCoordinatorKey, ShareCoordinatorRecordType, ShareCoordinatorValue,
+    ApiKey, GroupCoordinatorKey, GroupCoordinatorRecordType, GroupCoordinatorValue, MetadataRecord, MetadataRecordType,
+    Request, RequestBody, ResponseBody, ShareCoordinatorKey, ShareCoordinatorRecordType, ShareCoordinatorValue,
     TransactionCoordinatorKey, TransactionCoordinatorRecordType, TransactionCoordinatorValue,
 };
 use crate::generated::messages::{RequestHeader, ResponseHeader};
@@ -36,16 +36,36 @@ pub fn split_frame(input: &[u8]) -> Result<(&[u8], &[u8]), DecodeError> {
         be_i32(i)
     }
     let (rest, size) = size_prefixed(input).map_err(|_| {
-        DecodeError::new_at(K::UnexpectedEof { needed: 4 - input.len().min(4) }, input.len(), "frame", -1, "size")
+        DecodeError::new_at(
+            K::UnexpectedEof {
+                needed: 4 - input.len().min(4),
+            },
+            input.len(),
+            "frame",
+            -1,
+            "size",
+        )
     })?;
     if size < 0 {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(size) }, 0, "frame", -1, "size"));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame { value: i64::from(size) },
+            0,
+            "frame",
+            -1,
+            "size",
+        ));
     }
     let n = size as usize;
     let r: IResult<&[u8], &[u8], DecodeError> = take(n)(rest);
     match r {
         Ok((rest, payload)) => Ok((payload, rest)),
-        Err(_) => Err(DecodeError::new_at(K::UnexpectedEof { needed: n - rest.len() }, input.len(), "frame", -1, "payload")),
+        Err(_) => Err(DecodeError::new_at(
+            K::UnexpectedEof { needed: n - rest.len() },
+            input.len(),
+            "frame",
+            -1,
+            "payload",
+        )),
     }
 }
 
@@ -53,7 +73,13 @@ pub fn split_frame(input: &[u8]) -> Result<(&[u8], &[u8]), DecodeError> {
 fn whole_frame(input: &[u8]) -> Result<&[u8], DecodeError> {
     let (payload, rest) = split_frame(input)?;
     if !rest.is_empty() {
-        return Err(DecodeError::new_at(K::TrailingBytes { count: rest.len() }, input.len() - rest.len(), "frame", -1, ""));
+        return Err(DecodeError::new_at(
+            K::TrailingBytes { count: rest.len() },
+            input.len() - rest.len(),
+            "frame",
+            -1,
+            "",
+        ));
     }
     Ok(payload)
 }
@@ -91,11 +117,19 @@ pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, Dec
     let key = read::i16(&mut c, "request_api_key").map_err(|e| e.finish(payload.len(), "RequestHeader", -1))?;
     let version = read::i16(&mut c, "request_api_version").map_err(|e| e.finish(payload.len(), "RequestHeader", -1))?;
     let Some(api_key) = ApiKey::from_i16(key) else {
-        return Err(DecodeError::new_at(K::UnknownApiKey { key: i32::from(key) }, 0, "RequestHeader", -1, "request_api_key"));
+        return Err(DecodeError::new_at(
+            K::UnknownApiKey { key: i32::from(key) },
+            0,
+            "RequestHeader",
+            -1,
+            "request_api_key",
+        ));
     };
     if !api_key.request_info().is_valid(version) {
         return Err(DecodeError::new_at(
-            K::UnsupportedVersion { version: i32::from(version) },
+            K::UnsupportedVersion {
+                version: i32::from(version),
+            },
             2,
             api_key.request_info().name,
             version,
@@ -105,11 +139,20 @@ pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, Dec
     let header_version = api_key.request_header_version(version);
     let (header, body_bytes) = RequestHeader::parse_lenient(payload, header_version)?;
     let base = payload.len() - body_bytes.len();
-    let (body, trailing) = RequestBody::parse_with(api_key, body_bytes, version, mode == Mode::Lenient)
-        .map_err(|e| e.shifted(base))?;
+    let (body, trailing) =
+        RequestBody::parse_with(api_key, body_bytes, version, mode == Mode::Lenient).map_err(|e| e.shifted(base))?;
     let header_bytes = &payload[..base];
     let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
-    Ok(RequestFrame { api_key, api_version: version, header_version, header, body, header_bytes, body_bytes, trailing })
+    Ok(RequestFrame {
+        api_key,
+        api_version: version,
+        header_version,
+        header,
+        body,
+        header_bytes,
+        body_bytes,
+        trailing,
+    })
 }
 
 /// A parsed response frame.
@@ -130,16 +173,28 @@ pub struct ResponseFrame<'a> {
 }
 
 /// Parses a whole response frame for `api_key` at `version` (responses do not name their API).
-pub fn parse_response_frame(input: &[u8], api_key: ApiKey, version: i16, mode: Mode) -> Result<ResponseFrame<'_>, DecodeError> {
+pub fn parse_response_frame(
+    input: &[u8],
+    api_key: ApiKey,
+    version: i16,
+    mode: Mode,
+) -> Result<ResponseFrame<'_>, DecodeError> {
     let payload = whole_frame(input)?;
     parse_response(payload, api_key, version, mode).map_err(|e| e.shifted(4))
 }
 
 /// Parses a response (header and body) without its size prefix.
-pub fn parse_response(payload: &[u8], api_key: ApiKey, version: i16, mode: Mode) -> Result<ResponseFrame<'_>, DecodeError> {
+pub fn parse_response(
+    payload: &[u8],
+    api_key: ApiKey,
+    version: i16,
+    mode: Mode,
+) -> Result<ResponseFrame<'_>, DecodeError> {
     if !api_key.response_info().is_valid(version) {
         return Err(DecodeError::new_at(
-            K::UnsupportedVersion { version: i32::from(version) },
+            K::UnsupportedVersion {
+                version: i32::from(version),
+            },
             0,
             api_key.response_info().name,
             version,
@@ -149,8 +204,22 @@ pub fn parse_response(payload: &[u8], api_key: ApiKey, version: i16, mode: Mode)
     let f = response_parts(payload, api_key.response_header_version(version), |b| {
         ResponseBody::parse_with(api_key, b, version, mode == Mode::Lenient)
     })?;
-    let TypedResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing } = f;
-    Ok(ResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing })
+    let TypedResponseFrame {
+        header_version,
+        header,
+        body,
+        header_bytes,
+        body_bytes,
+        trailing,
+    } = f;
+    Ok(ResponseFrame {
+        header_version,
+        header,
+        body,
+        header_bytes,
+        body_bytes,
+        trailing,
+    })
 }
 
 /// A response frame decoded as the answer to one request type: the body is that request's
@@ -205,7 +274,15 @@ pub fn parse_response_to<'a, 'b, R: Request<'a>>(
 ) -> Result<TypedResponseFrame<'b, R::Response<'b>>, DecodeError> {
     let info = <R::Response<'b> as Message<'b>>::INFO;
     if !info.is_valid(version) {
-        return Err(DecodeError::new_at(K::UnsupportedVersion { version: i32::from(version) }, 0, info.name, version, ""));
+        return Err(DecodeError::new_at(
+            K::UnsupportedVersion {
+                version: i32::from(version),
+            },
+            0,
+            info.name,
+            version,
+            "",
+        ));
     }
     response_parts(payload, R::response_header_version(version), |b| {
         crate::codec::parse_mode::<R::Response<'b>>(b, version, mode == Mode::Lenient)
@@ -224,7 +301,14 @@ fn response_parts<'b, B>(
     let (body, trailing) = body(body_bytes).map_err(|e| e.shifted(base))?;
     let header_bytes = &payload[..base];
     let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
-    Ok(TypedResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing })
+    Ok(TypedResponseFrame {
+        header_version,
+        header,
+        body,
+        header_bytes,
+        body_bytes,
+        trailing,
+    })
 }
 
 /// The only `__cluster_metadata` frame version Kafka writes and reads.
@@ -247,7 +331,13 @@ fn short_varint(c: &mut &[u8], total: usize, f: &'static str) -> Result<i16, Dec
     let at = total - c.len();
     let v = read::uvarint(c, f).map_err(|e| e.finish(total, "MetadataRecordFrame", -1))?;
     if v > i16::MAX as u32 {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(v) }, at, "MetadataRecordFrame", -1, f));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame { value: i64::from(v) },
+            at,
+            "MetadataRecordFrame",
+            -1,
+            f,
+        ));
     }
     Ok(v as i16)
 }
@@ -259,21 +349,44 @@ pub fn parse_metadata_record(input: &[u8]) -> Result<FramedMetadataRecord<'_>, D
     let total = input.len();
     let frame = short_varint(&mut c, total, "frame_version")?;
     if frame as u32 != METADATA_FRAME_VERSION {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(frame) }, 0, "MetadataRecordFrame", -1, "frame_version"));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame {
+                value: i64::from(frame),
+            },
+            0,
+            "MetadataRecordFrame",
+            -1,
+            "frame_version",
+        ));
     }
     let at = total - c.len();
     let ty = short_varint(&mut c, total, "record_type")?;
     let Some(record_type) = MetadataRecordType::from_i16(ty) else {
-        return Err(DecodeError::new_at(K::UnknownApiKey { key: i32::from(ty) }, at, "MetadataRecordFrame", -1, "record_type"));
+        return Err(DecodeError::new_at(
+            K::UnknownApiKey { key: i32::from(ty) },
+            at,
+            "MetadataRecordFrame",
+            -1,
+            "record_type",
+        ));
     };
     let version = short_varint(&mut c, total, "version")?;
     let base = total - c.len();
     let record = MetadataRecord::parse(record_type, c, version).map_err(|e| e.shifted(base))?;
-    Ok(FramedMetadataRecord { record_type, version, record, record_bytes: c })
+    Ok(FramedMetadataRecord {
+        record_type,
+        version,
+        record,
+        record_bytes: c,
+    })
 }
 
 /// Encodes a framed metadata record into `out`; returns the bytes written.
-pub fn encode_metadata_record(record: &MetadataRecord<'_>, version: i16, out: &mut [u8]) -> Result<usize, crate::EncodeError> {
+pub fn encode_metadata_record(
+    record: &MetadataRecord<'_>,
+    version: i16,
+    out: &mut [u8],
+) -> Result<usize, crate::EncodeError> {
     let body = record.encoded_len(version)?;
     let mut head = [0u8; 15];
     let mut w = crate::write::Writer::new(&mut head);
@@ -283,7 +396,8 @@ pub fn encode_metadata_record(record: &MetadataRecord<'_>, version: i16, out: &m
     let head_len = w.finish()?;
     let total = head_len + body;
     let too_short = || {
-        crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(record.info().name, version)
+        crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "")
+            .finish(record.info().name, version)
     };
     let (h, rest) = out.get_mut(..total).ok_or_else(too_short)?.split_at_mut(head_len);
     h.copy_from_slice(head.get(..head_len).ok_or_else(too_short)?);
@@ -363,10 +477,14 @@ fn frame_into<'o>(
 ) -> Result<(&'o mut [u8], &'o mut [u8]), crate::EncodeError> {
     let total = 4 + head_len + body_len;
     if total > i32::MAX as usize {
-        return Err(crate::EncodeError::new(crate::EncodeErrorKind::TooLong { length: total }, "size").finish(name, version));
+        return Err(
+            crate::EncodeError::new(crate::EncodeErrorKind::TooLong { length: total }, "size").finish(name, version),
+        );
     }
     let Some(buf) = out.get_mut(..total) else {
-        return Err(crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(name, version));
+        return Err(
+            crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(name, version),
+        );
     };
     let (size, rest) = buf.split_at_mut(4);
     size.copy_from_slice(&((head_len + body_len) as i32).to_be_bytes());
@@ -400,8 +518,16 @@ pub fn encode_request_frame(
 }
 
 /// Encodes a whole response frame (size, header, body) into `out`.
-pub fn encode_response_frame(correlation_id: i32, body: &ResponseBody<'_>, version: i16, out: &mut [u8]) -> Result<usize, crate::EncodeError> {
-    let header = ResponseHeader { correlation_id, ..ResponseHeader::DEFAULT };
+pub fn encode_response_frame(
+    correlation_id: i32,
+    body: &ResponseBody<'_>,
+    version: i16,
+    out: &mut [u8],
+) -> Result<usize, crate::EncodeError> {
+    let header = ResponseHeader {
+        correlation_id,
+        ..ResponseHeader::DEFAULT
+    };
     let hv = body.key().response_header_version(version);
     let head_len = header.encoded_len(hv)?;
     let body_len = body.encoded_len(version)?;
