@@ -180,7 +180,7 @@ const RECORDS_LIMIT: usize = 64 << 10;
 
 /// Record bytes (a Fetch response's records, a log segment): every batch and legacy message,
 /// lazily and strictly, every record in it (decompressed within a limit), and each uncompressed
-/// magic 2 batch rebuilt by [`BatchBuilder`] from what was read, which must parse to the same
+/// magic 2 batch rebuilt by [`BatchBuilder`](kafka_wire::records::BatchBuilder) from what was read, which must parse to the same
 /// header and records, and give the same bytes when the input's records were written minimally.
 pub fn check_record_batches(data: &[u8]) {
     use kafka_wire::records::{Batch, Batches};

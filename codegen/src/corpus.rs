@@ -98,7 +98,7 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
         let mut rng = Rng::new(i + 1);
         out.insert(
             format!("structured/seed-{i}"),
-            (0..256).map(|_| rng.next() as u8).collect(),
+            (0..256).map(|_| rng.next_u64() as u8).collect(),
         );
     }
     out
@@ -117,7 +117,7 @@ fn request_frame(m: &Message, v: u8, rng: &mut Rng, opt: Options) -> Vec<u8> {
     let mut p = Vec::new();
     p.extend_from_slice(&m.api_key.unwrap_or(0).to_be_bytes());
     p.extend_from_slice(&i16::from(v).to_be_bytes());
-    p.extend_from_slice(&(rng.next() as i32).to_be_bytes());
+    p.extend_from_slice(&(rng.next_u64() as i32).to_be_bytes());
     let header_v0 = m.name == "ControlledShutdownRequest" && v == 0;
     if !header_v0 {
         p.extend_from_slice(&4i16.to_be_bytes());

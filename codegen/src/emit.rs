@@ -226,32 +226,44 @@ impl F<'_> {
         }
     }
 
-    /// An expression that is true when the field holds its default value.
-    fn is_default(&self) -> String {
-        let id = &self.id;
+    /// An expression that is true when the field differs from its default value.
+    fn is_set(&self) -> String {
+        self.default_test(&format!("self.{}", self.id), true)
+    }
+
+    /// `is_default` (`set` false) or `is_set` (`set` true) of the value `id`, written the way clippy asks
+    /// (`is_empty`, `is_none`, a bare bool).
+    fn default_test(&self, id: &str, set: bool) -> String {
         let d = self.default_expr();
+        let text_default = self.f.default.as_deref().unwrap_or("");
+        let (eq, bang) = if set { ("!=", "!") } else { ("==", "") };
         match (&self.f.ty, self.opt) {
-            (Type::Array(_), false) => format!("self.{id}.is_empty()"),
-            (Type::Array(_), true) if d == "None" => format!("self.{id}.is_none()"),
-            (Type::Array(_), true) => format!("self.{id}.as_ref().is_some_and(|a| a.is_empty())"),
-            (Type::Bytes | Type::Records, false) => format!("self.{id}.is_empty()"),
-            (Type::Bytes | Type::Records, true) if d == "None" => format!("self.{id}.is_none()"),
-            (Type::Bytes | Type::Records, true) => {
-                format!("self.{id}.as_ref().is_some_and(|b| b.is_empty())")
+            (_, true) if d == "None" => format!("{id}.{}()", if set { "is_some" } else { "is_none" }),
+            (Type::Array(_), false) | (Type::Bytes | Type::Records, false) => format!("{bang}{id}.is_empty()"),
+            (Type::Array(_) | Type::Bytes | Type::Records, true) => {
+                format!("{bang}{id}.as_ref().is_some_and(|a| a.is_empty())")
             }
-            (Type::Float64, _) => format!("self.{id}.to_bits() == ({d}).to_bits()"),
-            (Type::String, false) if self.owned => {
-                format!("self.{id} == {:?}", self.f.default.as_deref().unwrap_or(""))
+            (Type::Bool, false) => {
+                let plain = (d == "false") == set;
+                format!("{}{id}", if plain { "" } else { "!" })
             }
-            (Type::String, true) if self.owned => match d.as_str() {
-                "None" => format!("self.{id}.is_none()"),
-                _ => format!(
-                    "self.{id}.as_deref() == Some({:?})",
-                    self.f.default.as_deref().unwrap_or("")
-                ),
-            },
-            _ => format!("self.{id} == {d}"),
+            (Type::Float64, _) => format!("{id}.to_bits() {eq} ({d}).to_bits()"),
+            (Type::String, false) if text_default.is_empty() => format!("{bang}{id}.is_empty()"),
+            (Type::String, false) if self.owned => format!("{id} {eq} {text_default:?}"),
+            (Type::String, true) if self.owned => format!("{id}.as_deref() {eq} Some({text_default:?})"),
+            _ => format!("{id} {eq} {d}"),
         }
+    }
+}
+
+/// `a && b` for two conditions, where `"true"` and `"false"` are the constants `cond` returns.
+fn and(a: &str, b: &str) -> String {
+    let wrap = |e: &str| if e.contains("||") { format!("({e})") } else { e.to_string() };
+    match (a, b) {
+        ("false", _) | (_, "false") => "false".into(),
+        ("true", e) | (e, "true") => e.to_string(),
+        (a, b) if a == b => a.to_string(),
+        (a, b) => format!("{} && {}", wrap(a), wrap(b)),
     }
 }
 
@@ -921,7 +933,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
                 };
                 let local = format!("{}_tag", x.id.trim_start_matches("r#"));
                 // The encoder leaves a tagged field at its default out: one sent anyway is noted.
-                let at_default = x.is_default().replace(&format!("self.{}", x.id), &local);
+                let at_default = x.default_test(&local, false);
                 let _ = writeln!(
                     body,
                     "                    {t}{guard} => {{\n                        {local} = {e};\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                        rt::read::tag_at_default(c, {at_default});\n                    }}",
@@ -1029,7 +1041,10 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
                     )
                 }
                 Type::Struct(n) if x.opt => {
-                    format!("if rt::read::present(c, {nullable}, \"{p}\")? {{ <{n} as rt::Struct>::check(c, v)?; }}")
+                    // One `if` for the version and the presence byte.
+                    let guard = and(&c, &format!("rt::read::present(c, {nullable}, \"{p}\")?"));
+                    let _ = writeln!(body, "        if {guard} {{ <{n} as rt::Struct>::check(c, v)?; }}");
+                    continue;
                 }
                 Type::Struct(n) => format!("<{n} as rt::Struct>::check(c, v)?;"),
                 _ => format!("{};", read_expr(m, x, false)),
@@ -1257,14 +1272,10 @@ fn not_in_version(x: &F, valid: Versions, fail: &str) -> Option<(String, bool)> 
     if anywhere == "true" || x.f.ignorable {
         return None;
     }
-    let guard = if anywhere == "false" {
-        String::new()
-    } else {
-        format!("!({anywhere}) && ")
-    };
+    let absent = cond(valid.minus(x.f.versions), valid);
     let st = format!(
-        "        if {guard}!({}) {{\n            {fail}(rt::write::not_in_version(\"{}\"));\n        }}\n",
-        x.is_default(),
+        "        if {} {{\n            {fail}(rt::write::not_in_version(\"{}\"));\n        }}\n",
+        and(&absent, &x.is_set()),
         x.path
     );
     Some((st, anywhere.contains('v')))
@@ -1319,8 +1330,8 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             let t = x.f.tag.unwrap_or(0);
             let _ = writeln!(
                 sb,
-                "            if {tc} && !({}) {{\n                let s = {e};\n                tags += 1;\n                n += rt::write::uvarint_size({t}) + rt::write::uvarint_size(s as u32) + s;\n            }}",
-                x.is_default()
+                "            if {} {{\n                let s = {e};\n                tags += 1;\n                n += rt::write::uvarint_size({t}) + rt::write::uvarint_size(s as u32) + s;\n            }}",
+                and(&tc, &x.is_set())
             );
         }
         sb.push_str("            n += rt::write::uvarint_size(tags as u32);\n        } else if !self.unknown_tagged_fields.is_empty() {\n");
@@ -1363,7 +1374,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     let mut skip = 0usize;
     // The last statement, when it writes fixed-width fields: (where it starts, its condition,
     // the fields).
-    let mut last_run: Option<(usize, String, Vec<&F>)> = None;
+    let mut last_run: Option<(usize, Vec<&F>)> = None;
     for (i, x) in fs.iter().enumerate() {
         if skip > 0 {
             skip -= 1;
@@ -1383,7 +1394,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             } else {
                 let _ = writeln!(wb, "        if {rc} {{\n            {e}\n        }}");
             }
-            last_run = Some((start, rc, run.clone()));
+            last_run = Some((start, run.clone()));
             skip = run.len() - 1;
             continue;
         }
@@ -1400,18 +1411,15 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
         wv |= uses_v(&flex);
         if tagged.is_empty() {
             let tags = format!("        if {flex} {{ w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter()); }}\n        else {{ w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\"); }}\n");
-            if let Some((start, rc, run)) = last_run {
+            if let Some((start, run)) = last_run {
                 // Fixed-width fields then an empty tag section, the common case: one run
                 // writes both (an owned broker id and epoch, or a partition's last fields).
-                let both = match (rc.as_str(), flex.as_str()) {
-                    ("true", f) => f.to_string(),
-                    (r, "true") => r.to_string(),
-                    (r, f) => format!("({r}) && ({f})"),
-                };
+                let both = cond(run[0].f.versions.minus(run[0].f.tagged).and(m.flexible), valid);
+                let both = and(&both, "self.unknown_tagged_fields.is_empty()");
                 let apart = wb.split_off(start);
                 let _ = writeln!(
                     wb,
-                    "        if {both} && self.unknown_tagged_fields.is_empty() {{\n            {}\n        }} else {{\n{apart}{tags}        }}",
+                    "        if {both} {{\n            {}\n        }} else {{\n{apart}{tags}        }}",
                     run_write(&run, true)
                 );
             } else {
@@ -1425,9 +1433,9 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                 wv |= uses_v(&tc);
                 let _ = writeln!(
                     wb,
-                    "            let has_{} = {tc} && !({});",
+                    "            let has_{} = {};",
                     x.id.trim_start_matches("r#"),
-                    x.is_default()
+                    and(&tc, &x.is_set())
                 );
                 let _ = writeln!(
                     wb,
@@ -1688,7 +1696,8 @@ pub fn catalog(msgs: &[Message]) -> String {
     let mut o = header(&sources(msgs));
     o.push_str("//! Every message this crate knows, in one table: its facts and a transcoder that parses\n//! strictly at one version and encodes at another, without knowing the type at compile time.\n\n");
     o.push_str("use crate::rt;\n\n");
-    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: fn(&[u8], i16, &mut [u8], i16) -> Result<usize, rt::CodecError>,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: fn(&[u8], i16, i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>,\n    /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,\n}\n\n");
+    o.push_str("/// Parses `bytes` at one version and encodes into `out` at another, returning the length.\npub type Transcode = fn(bytes: &[u8], from: i16, out: &mut [u8], to: i16) -> Result<usize, rt::CodecError>;\n\n/// Parses `bytes` into the owned type at one version and encodes it at another (feature `alloc`).\n#[cfg(feature = \"alloc\")]\npub type OwnedTranscode = fn(bytes: &[u8], from: i16, to: i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>;\n\n");
+    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: Transcode,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: OwnedTranscode,\n    /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,\n}\n\n");
     o.push_str("/// Every message, by group and then name.\npub static ALL: &[Entry] = &[\n");
     for (g, ms) in groups(msgs) {
         for m in ms {

@@ -42,6 +42,7 @@ pub struct OwnedRawTaggedField {
 /// One pointer wide: nearly every struct has none, and this sits in every owned struct (arrays
 /// of small structs keep 4 of them inline).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[allow(clippy::box_collection)] // the box keeps the field one pointer wide
 pub struct OwnedTaggedFields(Option<Box<Vec<OwnedRawTaggedField>>>);
 
 impl OwnedTaggedFields {

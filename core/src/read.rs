@@ -438,7 +438,7 @@ pub(crate) fn opt_str<'a, C: Src<'a>>(
 pub(crate) fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a str, DecodeError> {
     match opt_str(c, compact, false, f)? {
         Some(s) => Ok(s),
-        None => Err(err(*c.cur(), K::NullNotAllowed, f)),
+        None => Err(err(c.cur(), K::NullNotAllowed, f)),
     }
 }
 
@@ -472,7 +472,7 @@ pub(crate) fn opt_bytes<'a, C: Src<'a>>(
 pub(crate) fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a [u8], DecodeError> {
     match opt_bytes(c, compact, false, f)? {
         Some(b) => Ok(b),
-        None => Err(err(*c.cur(), K::NullNotAllowed, f)),
+        None => Err(err(c.cur(), K::NullNotAllowed, f)),
     }
 }
 

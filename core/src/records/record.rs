@@ -75,7 +75,7 @@ impl<'a> Records<'a> {
         for r in self.iter() {
             r.control()?;
         }
-        Ok(control::ControlRecords::new(self.iter()))
+        Ok(ControlRecords::new(self.iter()))
     }
     /// Decodes every record's value as a framed KRaft metadata record (a `__cluster_metadata`
     /// data batch's), all at once; the iterator then cannot fail.
@@ -83,7 +83,7 @@ impl<'a> Records<'a> {
         for r in self.iter() {
             r.metadata()?;
         }
-        Ok(control::MetadataRecords::new(self.iter()))
+        Ok(MetadataRecords::new(self.iter()))
     }
 }
 

@@ -318,7 +318,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty())) {
+            if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
                 let s = rt::write::opt_array_size(
                     &self.assignment_epochs,
                     true,
@@ -341,7 +341,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_assignment_epochs = true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()));
+            let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
             tags += usize::from(has_assignment_epochs);
             w.uvarint(tags as u32, "assigned_partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -699,7 +699,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty())) {
+                if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
                     let s = rt::owned::opt_vec_size(
                         self.assignment_epochs.as_deref(),
                         true,
@@ -723,7 +723,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.partitions, true, v, "assigned_partitions[].partitions");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_assignment_epochs = true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()));
+                let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "assigned_partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

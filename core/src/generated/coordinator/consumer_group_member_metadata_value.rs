@@ -190,7 +190,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::DEFAULT)) {
+            if self.classic_member_metadata != Some(ClassicMemberMetadata::DEFAULT) {
                 let s = rt::write::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -213,8 +213,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         w.opt_str(self.server_assignor, true, true, "server_assignor");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_classic_member_metadata =
-                true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::DEFAULT));
+            let has_classic_member_metadata = self.classic_member_metadata != Some(ClassicMemberMetadata::DEFAULT);
             tags += usize::from(has_classic_member_metadata);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -910,7 +909,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::default())) {
+                if self.classic_member_metadata != Some(ClassicMemberMetadata::default()) {
                     let s =
                         rt::owned::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
                     tags += 1;
@@ -940,7 +939,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_classic_member_metadata =
-                    true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::default()));
+                    self.classic_member_metadata != Some(ClassicMemberMetadata::default());
                 tags += usize::from(has_classic_member_metadata);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

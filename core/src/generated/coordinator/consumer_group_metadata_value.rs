@@ -120,7 +120,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.metadata_hash == 0_i64) {
+            if self.metadata_hash != 0_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
         w.i32(self.epoch, "epoch");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_metadata_hash = true && !(self.metadata_hash == 0_i64);
+            let has_metadata_hash = self.metadata_hash != 0_i64;
             tags += usize::from(has_metadata_hash);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -271,7 +271,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.metadata_hash == 0_i64) {
+                if self.metadata_hash != 0_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -287,7 +287,7 @@ pub mod owned {
             w.i32(self.epoch, "epoch");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_metadata_hash = true && !(self.metadata_hash == 0_i64);
+                let has_metadata_hash = self.metadata_hash != 0_i64;
                 tags += usize::from(has_metadata_hash);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

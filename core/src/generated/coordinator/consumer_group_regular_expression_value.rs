@@ -267,7 +267,7 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("version") {
                     r[0..8].copy_from_slice(&self.version.to_be_bytes());
                     r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());

@@ -157,7 +157,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         if v >= 4 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.topic_id == rt::Uuid::nil()) {
+            if self.topic_id != rt::Uuid::nil() {
                 let s = 16;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -181,7 +181,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         }
         if v >= 4 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_topic_id = true && !(self.topic_id == rt::Uuid::nil());
+            let has_topic_id = self.topic_id != rt::Uuid::nil();
             tags += usize::from(has_topic_id);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -411,7 +411,7 @@ pub mod owned {
             if v >= 4 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.topic_id == rt::Uuid::nil()) {
+                if self.topic_id != rt::Uuid::nil() {
                     let s = 16;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -435,7 +435,7 @@ pub mod owned {
             }
             if v >= 4 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_topic_id = true && !(self.topic_id == rt::Uuid::nil());
+                let has_topic_id = self.topic_id != rt::Uuid::nil();
                 tags += usize::from(has_topic_id);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

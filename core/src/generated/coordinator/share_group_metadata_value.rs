@@ -243,7 +243,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("epoch") {
                     r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());

@@ -172,7 +172,7 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.delivery_complete_count == -1_i32) {
+            if self.delivery_complete_count != -1_i32 {
                 let s = 4;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -194,7 +194,7 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
         w.array(&self.state_batches, true, v, "state_batches");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_delivery_complete_count = true && !(self.delivery_complete_count == -1_i32);
+            let has_delivery_complete_count = self.delivery_complete_count != -1_i32;
             tags += usize::from(has_delivery_complete_count);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -703,7 +703,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.delivery_complete_count == -1_i32) {
+                if self.delivery_complete_count != -1_i32 {
                     let s = 4;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -729,7 +729,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.state_batches, true, v, "state_batches");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_delivery_complete_count = true && !(self.delivery_complete_count == -1_i32);
+                let has_delivery_complete_count = self.delivery_complete_count != -1_i32;
                 tags += usize::from(has_delivery_complete_count);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -804,7 +804,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<20>("state_batches[].first_offset") {
                     r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                     r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());

@@ -878,7 +878,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.host, true, "user_endpoint.host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("user_endpoint.port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;

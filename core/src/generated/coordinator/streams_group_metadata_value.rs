@@ -193,23 +193,23 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.validated_topology_epoch == -1_i32) {
+            if self.validated_topology_epoch != -1_i32 {
                 let s = 4;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty())) {
+            if !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()) {
                 let s =
                     rt::write::opt_array_size(&self.last_assignment_configs, true, true, v, "last_assignment_configs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.stored_description_topology_epoch == -1_i32) {
+            if self.stored_description_topology_epoch != -1_i32 {
                 let s = 4;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.failed_description_topology_epoch == -1_i32) {
+            if self.failed_description_topology_epoch != -1_i32 {
                 let s = 4;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
@@ -226,14 +226,13 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
         w.i64(self.metadata_hash, "metadata_hash");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_validated_topology_epoch = true && !(self.validated_topology_epoch == -1_i32);
+            let has_validated_topology_epoch = self.validated_topology_epoch != -1_i32;
             tags += usize::from(has_validated_topology_epoch);
-            let has_last_assignment_configs =
-                true && !(self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()));
+            let has_last_assignment_configs = !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty());
             tags += usize::from(has_last_assignment_configs);
-            let has_stored_description_topology_epoch = true && !(self.stored_description_topology_epoch == -1_i32);
+            let has_stored_description_topology_epoch = self.stored_description_topology_epoch != -1_i32;
             tags += usize::from(has_stored_description_topology_epoch);
-            let has_failed_description_topology_epoch = true && !(self.failed_description_topology_epoch == -1_i32);
+            let has_failed_description_topology_epoch = self.failed_description_topology_epoch != -1_i32;
             tags += usize::from(has_failed_description_topology_epoch);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -676,12 +675,12 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.validated_topology_epoch == -1_i32) {
+                if self.validated_topology_epoch != -1_i32 {
                     let s = 4;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty())) {
+                if !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()) {
                     let s = rt::owned::opt_vec_size(
                         self.last_assignment_configs.as_deref(),
                         true,
@@ -692,12 +691,12 @@ pub mod owned {
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.stored_description_topology_epoch == -1_i32) {
+                if self.stored_description_topology_epoch != -1_i32 {
                     let s = 4;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.failed_description_topology_epoch == -1_i32) {
+                if self.failed_description_topology_epoch != -1_i32 {
                     let s = 4;
                     tags += 1;
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
@@ -716,14 +715,13 @@ pub mod owned {
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_validated_topology_epoch = true && !(self.validated_topology_epoch == -1_i32);
+                let has_validated_topology_epoch = self.validated_topology_epoch != -1_i32;
                 tags += usize::from(has_validated_topology_epoch);
-                let has_last_assignment_configs =
-                    true && !(self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()));
+                let has_last_assignment_configs = !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty());
                 tags += usize::from(has_last_assignment_configs);
-                let has_stored_description_topology_epoch = true && !(self.stored_description_topology_epoch == -1_i32);
+                let has_stored_description_topology_epoch = self.stored_description_topology_epoch != -1_i32;
                 tags += usize::from(has_stored_description_topology_epoch);
-                let has_failed_description_topology_epoch = true && !(self.failed_description_topology_epoch == -1_i32);
+                let has_failed_description_topology_epoch = self.failed_description_topology_epoch != -1_i32;
                 tags += usize::from(has_failed_description_topology_epoch);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

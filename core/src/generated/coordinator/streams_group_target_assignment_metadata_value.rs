@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataValue<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.assignment_timestamp == 0_i64) {
+            if self.assignment_timestamp != 0_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataValue<'a> {
         w.i32(self.assignment_epoch, "assignment_epoch");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_assignment_timestamp = true && !(self.assignment_timestamp == 0_i64);
+            let has_assignment_timestamp = self.assignment_timestamp != 0_i64;
             tags += usize::from(has_assignment_timestamp);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -265,7 +265,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.assignment_timestamp == 0_i64) {
+                if self.assignment_timestamp != 0_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -281,7 +281,7 @@ pub mod owned {
             w.i32(self.assignment_epoch, "assignment_epoch");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_assignment_timestamp = true && !(self.assignment_timestamp == 0_i64);
+                let has_assignment_timestamp = self.assignment_timestamp != 0_i64;
                 tags += usize::from(has_assignment_timestamp);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

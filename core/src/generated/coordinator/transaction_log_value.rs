@@ -226,38 +226,38 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 31;
-        if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+        if v <= 0 && self.previous_producer_id != -1_i64 {
             return Err(rt::write::not_in_version("previous_producer_id"));
         }
-        if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+        if v <= 0 && self.next_producer_id != -1_i64 {
             return Err(rt::write::not_in_version("next_producer_id"));
         }
-        if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+        if v <= 0 && self.next_producer_epoch != -1_i16 {
             return Err(rt::write::not_in_version("next_producer_epoch"));
         }
         n += rt::write::opt_array_size(&self.transaction_partitions, v >= 1, true, v, "transaction_partitions")?;
-        if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+        if v <= 0 && self.client_transaction_version != 0_i16 {
             return Err(rt::write::not_in_version("client_transaction_version"));
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.previous_producer_id == -1_i64) {
+            if self.previous_producer_id != -1_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.next_producer_id == -1_i64) {
+            if self.next_producer_id != -1_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.client_transaction_version == 0_i16) {
+            if self.client_transaction_version != 0_i16 {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.next_producer_epoch == -1_i16) {
+            if self.next_producer_epoch != -1_i16 {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
@@ -270,16 +270,16 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+        if v <= 0 && self.previous_producer_id != -1_i64 {
             w.fail(rt::write::not_in_version("previous_producer_id"));
         }
-        if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+        if v <= 0 && self.next_producer_id != -1_i64 {
             w.fail(rt::write::not_in_version("next_producer_id"));
         }
-        if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+        if v <= 0 && self.next_producer_epoch != -1_i16 {
             w.fail(rt::write::not_in_version("next_producer_epoch"));
         }
-        if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+        if v <= 0 && self.client_transaction_version != 0_i16 {
             w.fail(rt::write::not_in_version("client_transaction_version"));
         }
         w.i64(self.producer_id, "producer_id");
@@ -294,13 +294,13 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms");
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_previous_producer_id = true && !(self.previous_producer_id == -1_i64);
+            let has_previous_producer_id = self.previous_producer_id != -1_i64;
             tags += usize::from(has_previous_producer_id);
-            let has_next_producer_id = true && !(self.next_producer_id == -1_i64);
+            let has_next_producer_id = self.next_producer_id != -1_i64;
             tags += usize::from(has_next_producer_id);
-            let has_client_transaction_version = true && !(self.client_transaction_version == 0_i16);
+            let has_client_transaction_version = self.client_transaction_version != 0_i16;
             tags += usize::from(has_client_transaction_version);
-            let has_next_producer_epoch = true && !(self.next_producer_epoch == -1_i16);
+            let has_next_producer_epoch = self.next_producer_epoch != -1_i16;
             tags += usize::from(has_next_producer_epoch);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -840,13 +840,13 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 31;
-            if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+            if v <= 0 && self.previous_producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("previous_producer_id"));
             }
-            if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+            if v <= 0 && self.next_producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("next_producer_id"));
             }
-            if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+            if v <= 0 && self.next_producer_epoch != -1_i16 {
                 return Err(rt::write::not_in_version("next_producer_epoch"));
             }
             n += rt::owned::opt_vec_size(
@@ -856,28 +856,28 @@ pub mod owned {
                 v,
                 "transaction_partitions",
             )?;
-            if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+            if v <= 0 && self.client_transaction_version != 0_i16 {
                 return Err(rt::write::not_in_version("client_transaction_version"));
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.previous_producer_id == -1_i64) {
+                if self.previous_producer_id != -1_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.next_producer_id == -1_i64) {
+                if self.next_producer_id != -1_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.client_transaction_version == 0_i16) {
+                if self.client_transaction_version != 0_i16 {
                     let s = 2;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.next_producer_epoch == -1_i16) {
+                if self.next_producer_epoch != -1_i16 {
                     let s = 2;
                     tags += 1;
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
@@ -890,16 +890,16 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+            if v <= 0 && self.previous_producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("previous_producer_id"));
             }
-            if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+            if v <= 0 && self.next_producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("next_producer_id"));
             }
-            if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+            if v <= 0 && self.next_producer_epoch != -1_i16 {
                 w.fail(rt::write::not_in_version("next_producer_epoch"));
             }
-            if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+            if v <= 0 && self.client_transaction_version != 0_i16 {
                 w.fail(rt::write::not_in_version("client_transaction_version"));
             }
             w.i64(self.producer_id, "producer_id");
@@ -922,13 +922,13 @@ pub mod owned {
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_previous_producer_id = true && !(self.previous_producer_id == -1_i64);
+                let has_previous_producer_id = self.previous_producer_id != -1_i64;
                 tags += usize::from(has_previous_producer_id);
-                let has_next_producer_id = true && !(self.next_producer_id == -1_i64);
+                let has_next_producer_id = self.next_producer_id != -1_i64;
                 tags += usize::from(has_next_producer_id);
-                let has_client_transaction_version = true && !(self.client_transaction_version == 0_i16);
+                let has_client_transaction_version = self.client_transaction_version != 0_i16;
                 tags += usize::from(has_client_transaction_version);
-                let has_next_producer_epoch = true && !(self.next_producer_epoch == -1_i16);
+                let has_next_producer_epoch = self.next_producer_epoch != -1_i16;
                 tags += usize::from(has_next_producer_epoch);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

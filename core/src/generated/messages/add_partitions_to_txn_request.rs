@@ -165,7 +165,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         if v >= 4 {
             n += rt::write::array_size(&self.transactions, v >= 3, v, "transactions")?;
         }
-        if !(v >= 4) && !(self.transactions.is_empty()) {
+        if v <= 3 && !self.transactions.is_empty() {
             return Err(rt::write::not_in_version("transactions"));
         }
         if v <= 3 {
@@ -175,25 +175,25 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
                 "v3_and_below_transactional_id",
             )?;
         }
-        if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+        if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
             return Err(rt::write::not_in_version("v3_and_below_transactional_id"));
         }
         if v <= 3 {
             n += 8;
         }
-        if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+        if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
             return Err(rt::write::not_in_version("v3_and_below_producer_id"));
         }
         if v <= 3 {
             n += 2;
         }
-        if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+        if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
             return Err(rt::write::not_in_version("v3_and_below_producer_epoch"));
         }
         if v <= 3 {
             n += rt::write::array_size(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
         }
-        if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+        if v >= 4 && !self.v3_and_below_topics.is_empty() {
             return Err(rt::write::not_in_version("v3_and_below_topics"));
         }
         if v >= 3 {
@@ -207,19 +207,19 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.transactions.is_empty()) {
+        if v <= 3 && !self.transactions.is_empty() {
             w.fail(rt::write::not_in_version("transactions"));
         }
-        if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+        if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
             w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
         }
-        if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+        if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
             w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
         }
-        if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+        if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
             w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
         }
-        if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+        if v >= 4 && !self.v3_and_below_topics.is_empty() {
             w.fail(rt::write::not_in_version("v3_and_below_topics"));
         }
         if v >= 4 {
@@ -451,31 +451,31 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         if v >= 4 {
             n += rt::write::str_size(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
         }
-        if !(v >= 4) && !(self.transactional_id == "") {
+        if v <= 3 && !self.transactional_id.is_empty() {
             return Err(rt::write::not_in_version("transactions[].transactional_id"));
         }
         if v >= 4 {
             n += 8;
         }
-        if !(v >= 4) && !(self.producer_id == 0_i64) {
+        if v <= 3 && self.producer_id != 0_i64 {
             return Err(rt::write::not_in_version("transactions[].producer_id"));
         }
         if v >= 4 {
             n += 2;
         }
-        if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+        if v <= 3 && self.producer_epoch != 0_i16 {
             return Err(rt::write::not_in_version("transactions[].producer_epoch"));
         }
         if v >= 4 {
             n += 1;
         }
-        if !(v >= 4) && !(self.verify_only == false) {
+        if v <= 3 && self.verify_only {
             return Err(rt::write::not_in_version("transactions[].verify_only"));
         }
         if v >= 4 {
             n += rt::write::array_size(&self.topics, v >= 3, v, "transactions[].topics")?;
         }
-        if !(v >= 4) && !(self.topics.is_empty()) {
+        if v <= 3 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("transactions[].topics"));
         }
         if v >= 3 {
@@ -489,19 +489,19 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.transactional_id == "") {
+        if v <= 3 && !self.transactional_id.is_empty() {
             w.fail(rt::write::not_in_version("transactions[].transactional_id"));
         }
-        if !(v >= 4) && !(self.producer_id == 0_i64) {
+        if v <= 3 && self.producer_id != 0_i64 {
             w.fail(rt::write::not_in_version("transactions[].producer_id"));
         }
-        if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+        if v <= 3 && self.producer_epoch != 0_i16 {
             w.fail(rt::write::not_in_version("transactions[].producer_epoch"));
         }
-        if !(v >= 4) && !(self.verify_only == false) {
+        if v <= 3 && self.verify_only {
             w.fail(rt::write::not_in_version("transactions[].verify_only"));
         }
-        if !(v >= 4) && !(self.topics.is_empty()) {
+        if v <= 3 && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("transactions[].topics"));
         }
         if v >= 4 {
@@ -995,7 +995,7 @@ pub mod owned {
             if v >= 4 {
                 n += rt::owned::vec_size(&self.transactions, v >= 3, v, "transactions")?;
             }
-            if !(v >= 4) && !(self.transactions.is_empty()) {
+            if v <= 3 && !self.transactions.is_empty() {
                 return Err(rt::write::not_in_version("transactions"));
             }
             if v <= 3 {
@@ -1005,25 +1005,25 @@ pub mod owned {
                     "v3_and_below_transactional_id",
                 )?;
             }
-            if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+            if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
                 return Err(rt::write::not_in_version("v3_and_below_transactional_id"));
             }
             if v <= 3 {
                 n += 8;
             }
-            if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+            if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
                 return Err(rt::write::not_in_version("v3_and_below_producer_id"));
             }
             if v <= 3 {
                 n += 2;
             }
-            if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+            if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
                 return Err(rt::write::not_in_version("v3_and_below_producer_epoch"));
             }
             if v <= 3 {
                 n += rt::owned::vec_size(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
             }
-            if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+            if v >= 4 && !self.v3_and_below_topics.is_empty() {
                 return Err(rt::write::not_in_version("v3_and_below_topics"));
             }
             if v >= 3 {
@@ -1037,19 +1037,19 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.transactions.is_empty()) {
+            if v <= 3 && !self.transactions.is_empty() {
                 w.fail(rt::write::not_in_version("transactions"));
             }
-            if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+            if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
             }
-            if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+            if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
                 w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
             }
-            if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+            if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
                 w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
             }
-            if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+            if v >= 4 && !self.v3_and_below_topics.is_empty() {
                 w.fail(rt::write::not_in_version("v3_and_below_topics"));
             }
             if v >= 4 {
@@ -1131,31 +1131,31 @@ pub mod owned {
             if v >= 4 {
                 n += rt::write::str_size(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
             }
-            if !(v >= 4) && !(self.transactional_id == "") {
+            if v <= 3 && !self.transactional_id.is_empty() {
                 return Err(rt::write::not_in_version("transactions[].transactional_id"));
             }
             if v >= 4 {
                 n += 8;
             }
-            if !(v >= 4) && !(self.producer_id == 0_i64) {
+            if v <= 3 && self.producer_id != 0_i64 {
                 return Err(rt::write::not_in_version("transactions[].producer_id"));
             }
             if v >= 4 {
                 n += 2;
             }
-            if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+            if v <= 3 && self.producer_epoch != 0_i16 {
                 return Err(rt::write::not_in_version("transactions[].producer_epoch"));
             }
             if v >= 4 {
                 n += 1;
             }
-            if !(v >= 4) && !(self.verify_only == false) {
+            if v <= 3 && self.verify_only {
                 return Err(rt::write::not_in_version("transactions[].verify_only"));
             }
             if v >= 4 {
                 n += rt::owned::vec_size(&self.topics, v >= 3, v, "transactions[].topics")?;
             }
-            if !(v >= 4) && !(self.topics.is_empty()) {
+            if v <= 3 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("transactions[].topics"));
             }
             if v >= 3 {
@@ -1170,19 +1170,19 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.transactional_id == "") {
+            if v <= 3 && !self.transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("transactions[].transactional_id"));
             }
-            if !(v >= 4) && !(self.producer_id == 0_i64) {
+            if v <= 3 && self.producer_id != 0_i64 {
                 w.fail(rt::write::not_in_version("transactions[].producer_id"));
             }
-            if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+            if v <= 3 && self.producer_epoch != 0_i16 {
                 w.fail(rt::write::not_in_version("transactions[].producer_epoch"));
             }
-            if !(v >= 4) && !(self.verify_only == false) {
+            if v <= 3 && self.verify_only {
                 w.fail(rt::write::not_in_version("transactions[].verify_only"));
             }
-            if !(v >= 4) && !(self.topics.is_empty()) {
+            if v <= 3 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("transactions[].topics"));
             }
             if v >= 4 {

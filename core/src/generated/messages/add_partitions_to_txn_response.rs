@@ -129,7 +129,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
         if v >= 4 {
             n += rt::write::array_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
         }
-        if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+        if v <= 3 && !self.results_by_transaction.is_empty() {
             return Err(rt::write::not_in_version("results_by_transaction"));
         }
         if v <= 3 {
@@ -140,7 +140,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
                 "results_by_topic_v3_and_below",
             )?;
         }
-        if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+        if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
             return Err(rt::write::not_in_version("results_by_topic_v3_and_below"));
         }
         if v >= 3 {
@@ -154,10 +154,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+        if v <= 3 && !self.results_by_transaction.is_empty() {
             w.fail(rt::write::not_in_version("results_by_transaction"));
         }
-        if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+        if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
             w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -336,13 +336,13 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
                 "results_by_transaction[].transactional_id",
             )?;
         }
-        if !(v >= 4) && !(self.transactional_id == "") {
+        if v <= 3 && !self.transactional_id.is_empty() {
             return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
         }
         if v >= 4 {
             n += rt::write::array_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")?;
         }
-        if !(v >= 4) && !(self.topic_results.is_empty()) {
+        if v <= 3 && !self.topic_results.is_empty() {
             return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
         }
         if v >= 3 {
@@ -358,10 +358,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.transactional_id == "") {
+        if v <= 3 && !self.transactional_id.is_empty() {
             w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
         }
-        if !(v >= 4) && !(self.topic_results.is_empty()) {
+        if v <= 3 && !self.topic_results.is_empty() {
             w.fail(rt::write::not_in_version("results_by_transaction[].topic_results"));
         }
         if v >= 4 {
@@ -1038,7 +1038,7 @@ pub mod owned {
             if v >= 4 {
                 n += rt::owned::vec_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
             }
-            if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+            if v <= 3 && !self.results_by_transaction.is_empty() {
                 return Err(rt::write::not_in_version("results_by_transaction"));
             }
             if v <= 3 {
@@ -1049,7 +1049,7 @@ pub mod owned {
                     "results_by_topic_v3_and_below",
                 )?;
             }
-            if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+            if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
                 return Err(rt::write::not_in_version("results_by_topic_v3_and_below"));
             }
             if v >= 3 {
@@ -1063,10 +1063,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+            if v <= 3 && !self.results_by_transaction.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_transaction"));
             }
-            if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+            if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -1137,13 +1137,13 @@ pub mod owned {
                     "results_by_transaction[].transactional_id",
                 )?;
             }
-            if !(v >= 4) && !(self.transactional_id == "") {
+            if v <= 3 && !self.transactional_id.is_empty() {
                 return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
             }
             if v >= 4 {
                 n += rt::owned::vec_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")?;
             }
-            if !(v >= 4) && !(self.topic_results.is_empty()) {
+            if v <= 3 && !self.topic_results.is_empty() {
                 return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
             }
             if v >= 3 {
@@ -1160,10 +1160,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.transactional_id == "") {
+            if v <= 3 && !self.transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
             }
-            if !(v >= 4) && !(self.topic_results.is_empty()) {
+            if v <= 3 && !self.topic_results.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_transaction[].topic_results"));
             }
             if v >= 4 {

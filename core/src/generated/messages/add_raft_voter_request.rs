@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.ack_when_committed == true) {
+        if v <= 0 && !self.ack_when_committed {
             return Err(rt::write::not_in_version("ack_when_committed"));
         }
         if true {
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.ack_when_committed == true) {
+        if v <= 0 && !self.ack_when_committed {
             w.fail(rt::write::not_in_version("ack_when_committed"));
         }
         w.opt_str(self.cluster_id, true, true, "cluster_id");
@@ -570,7 +570,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.ack_when_committed == true) {
+            if v <= 0 && !self.ack_when_committed {
                 return Err(rt::write::not_in_version("ack_when_committed"));
             }
             if true {
@@ -584,7 +584,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.ack_when_committed == true) {
+            if v <= 0 && !self.ack_when_committed {
                 w.fail(rt::write::not_in_version("ack_when_committed"));
             }
             w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
@@ -669,7 +669,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "listeners[].name");
             w.str(&self.host, true, "listeners[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("listeners[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;

@@ -244,7 +244,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("broker_id") {
                     r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                     r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());

@@ -100,7 +100,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.allow_replication_factor_change == true) {
+        if v <= 0 && !self.allow_replication_factor_change {
             return Err(rt::write::not_in_version("allow_replication_factor_change"));
         }
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.allow_replication_factor_change == true) {
+        if v <= 0 && !self.allow_replication_factor_change {
             w.fail(rt::write::not_in_version("allow_replication_factor_change"));
         }
         w.i32(self.timeout_ms, "timeout_ms");
@@ -634,7 +634,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.allow_replication_factor_change == true) {
+            if v <= 0 && !self.allow_replication_factor_change {
                 return Err(rt::write::not_in_version("allow_replication_factor_change"));
             }
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -649,7 +649,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.allow_replication_factor_change == true) {
+            if v <= 0 && !self.allow_replication_factor_change {
                 w.fail(rt::write::not_in_version("allow_replication_factor_change"));
             }
             w.i32(self.timeout_ms, "timeout_ms");

@@ -495,7 +495,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v <= 2 {
             n += rt::write::array_size(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
         }
-        if !(v <= 2) && !(self.new_isr.is_empty()) {
+        if v >= 3 && !self.new_isr.is_empty() {
             return Err(rt::write::not_in_version("topics[].partitions[].new_isr"));
         }
         if v >= 3 {
@@ -506,13 +506,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "topics[].partitions[].new_isr_with_epochs",
             )?;
         }
-        if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+        if v <= 2 && !self.new_isr_with_epochs.is_empty() {
             return Err(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
         }
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+        if v <= 0 && self.leader_recovery_state != 0_i8 {
             return Err(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
         }
         if true {
@@ -526,13 +526,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 2) && !(self.new_isr.is_empty()) {
+        if v >= 3 && !self.new_isr.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partitions[].new_isr"));
         }
-        if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+        if v <= 2 && !self.new_isr_with_epochs.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
         }
-        if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+        if v <= 0 && self.leader_recovery_state != 0_i8 {
             w.fail(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -711,7 +711,7 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.broker_id == 0_i32) {
+        if v <= 2 && self.broker_id != 0_i32 {
             return Err(rt::write::not_in_version(
                 "topics[].partitions[].new_isr_with_epochs[].broker_id",
             ));
@@ -719,7 +719,7 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         if v >= 3 {
             n += 8;
         }
-        if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+        if v <= 2 && self.broker_epoch != -1_i64 {
             return Err(rt::write::not_in_version(
                 "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
             ));
@@ -737,12 +737,12 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.broker_id == 0_i32) {
+        if v <= 2 && self.broker_id != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "topics[].partitions[].new_isr_with_epochs[].broker_id",
             ));
         }
-        if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+        if v <= 2 && self.broker_epoch != -1_i64 {
             w.fail(rt::write::not_in_version(
                 "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
             ));
@@ -1285,7 +1285,7 @@ pub mod owned {
             if v <= 2 {
                 n += rt::owned::vec_size(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
             }
-            if !(v <= 2) && !(self.new_isr.is_empty()) {
+            if v >= 3 && !self.new_isr.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partitions[].new_isr"));
             }
             if v >= 3 {
@@ -1296,13 +1296,13 @@ pub mod owned {
                     "topics[].partitions[].new_isr_with_epochs",
                 )?;
             }
-            if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+            if v <= 2 && !self.new_isr_with_epochs.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
             }
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+            if v <= 0 && self.leader_recovery_state != 0_i8 {
                 return Err(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
             }
             if true {
@@ -1317,13 +1317,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 2) && !(self.new_isr.is_empty()) {
+            if v >= 3 && !self.new_isr.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partitions[].new_isr"));
             }
-            if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+            if v <= 2 && !self.new_isr_with_epochs.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
             }
-            if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+            if v <= 0 && self.leader_recovery_state != 0_i8 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
             }
             if let Some(r) = w.run::<8>("topics[].partitions[].partition_index") {
@@ -1348,7 +1348,7 @@ pub mod owned {
                     "topics[].partitions[].leader_recovery_state",
                 );
             }
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].partitions[].partition_epoch") {
                     r[0..4].copy_from_slice(&self.partition_epoch.to_be_bytes());
                     r[4] = 0;
@@ -1404,7 +1404,7 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.broker_id == 0_i32) {
+            if v <= 2 && self.broker_id != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "topics[].partitions[].new_isr_with_epochs[].broker_id",
                 ));
@@ -1412,7 +1412,7 @@ pub mod owned {
             if v >= 3 {
                 n += 8;
             }
-            if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+            if v <= 2 && self.broker_epoch != -1_i64 {
                 return Err(rt::write::not_in_version(
                     "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
                 ));
@@ -1431,12 +1431,12 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.broker_id == 0_i32) {
+            if v <= 2 && self.broker_id != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].new_isr_with_epochs[].broker_id",
                 ));
             }
-            if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+            if v <= 2 && self.broker_epoch != -1_i64 {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
                 ));

@@ -1034,7 +1034,7 @@ pub mod owned {
                     "topics[].partitions[].leader_recovery_state",
                 );
             }
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].partitions[].partition_epoch") {
                     r[0..4].copy_from_slice(&self.partition_epoch.to_be_bytes());
                     r[4] = 0;

@@ -743,7 +743,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "deletions[].name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("deletions[].mechanism") {
                     r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
                     r[1] = 0;

@@ -357,7 +357,7 @@ pub mod owned {
             if v >= 5 {
                 w.opt_str(self.cluster_id.as_deref(), v >= 3, v >= 5, "cluster_id");
             }
-            if (v >= 5) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("node_id") {
                     r[0..4].copy_from_slice(&self.node_id.to_be_bytes());
                     r[4] = 0;

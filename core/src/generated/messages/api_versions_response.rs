@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                     3 => {
                         zk_migration_ready_tag = rt::read::bool(c, "zk_migration_ready")?;
                         rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
-                        rt::read::tag_at_default(c, zk_migration_ready_tag == false);
+                        rt::read::tag_at_default(c, !zk_migration_ready_tag);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -199,22 +199,22 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         if v >= 3 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.supported_features.is_empty()) {
+            if !self.supported_features.is_empty() {
                 let s = rt::write::array_size(&self.supported_features, true, v, "supported_features")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.finalized_features_epoch == -1_i64) {
+            if self.finalized_features_epoch != -1_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.finalized_features.is_empty()) {
+            if !self.finalized_features.is_empty() {
                 let s = rt::write::array_size(&self.finalized_features, true, v, "finalized_features")?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.zk_migration_ready == false) {
+            if self.zk_migration_ready {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
@@ -234,13 +234,13 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         }
         if v >= 3 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_supported_features = true && !(self.supported_features.is_empty());
+            let has_supported_features = !self.supported_features.is_empty();
             tags += usize::from(has_supported_features);
-            let has_finalized_features_epoch = true && !(self.finalized_features_epoch == -1_i64);
+            let has_finalized_features_epoch = self.finalized_features_epoch != -1_i64;
             tags += usize::from(has_finalized_features_epoch);
-            let has_finalized_features = true && !(self.finalized_features.is_empty());
+            let has_finalized_features = !self.finalized_features.is_empty();
             tags += usize::from(has_finalized_features);
-            let has_zk_migration_ready = true && !(self.zk_migration_ready == false);
+            let has_zk_migration_ready = self.zk_migration_ready;
             tags += usize::from(has_zk_migration_ready);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -600,19 +600,19 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         if v >= 3 {
             n += rt::write::str_size(self.name, v >= 3, "supported_features[].name")?;
         }
-        if !(v >= 3) && !(self.name == "") {
+        if v <= 2 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("supported_features[].name"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.min_version == 0_i16) {
+        if v <= 2 && self.min_version != 0_i16 {
             return Err(rt::write::not_in_version("supported_features[].min_version"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.max_version == 0_i16) {
+        if v <= 2 && self.max_version != 0_i16 {
             return Err(rt::write::not_in_version("supported_features[].max_version"));
         }
         if v >= 3 {
@@ -626,13 +626,13 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.name == "") {
+        if v <= 2 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("supported_features[].name"));
         }
-        if !(v >= 3) && !(self.min_version == 0_i16) {
+        if v <= 2 && self.min_version != 0_i16 {
             w.fail(rt::write::not_in_version("supported_features[].min_version"));
         }
-        if !(v >= 3) && !(self.max_version == 0_i16) {
+        if v <= 2 && self.max_version != 0_i16 {
             w.fail(rt::write::not_in_version("supported_features[].max_version"));
         }
         if v >= 3 {
@@ -811,19 +811,19 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         if v >= 3 {
             n += rt::write::str_size(self.name, v >= 3, "finalized_features[].name")?;
         }
-        if !(v >= 3) && !(self.name == "") {
+        if v <= 2 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("finalized_features[].name"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.max_version_level == 0_i16) {
+        if v <= 2 && self.max_version_level != 0_i16 {
             return Err(rt::write::not_in_version("finalized_features[].max_version_level"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.min_version_level == 0_i16) {
+        if v <= 2 && self.min_version_level != 0_i16 {
             return Err(rt::write::not_in_version("finalized_features[].min_version_level"));
         }
         if v >= 3 {
@@ -837,13 +837,13 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.name == "") {
+        if v <= 2 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("finalized_features[].name"));
         }
-        if !(v >= 3) && !(self.max_version_level == 0_i16) {
+        if v <= 2 && self.max_version_level != 0_i16 {
             w.fail(rt::write::not_in_version("finalized_features[].max_version_level"));
         }
-        if !(v >= 3) && !(self.min_version_level == 0_i16) {
+        if v <= 2 && self.min_version_level != 0_i16 {
             w.fail(rt::write::not_in_version("finalized_features[].min_version_level"));
         }
         if v >= 3 {
@@ -1282,22 +1282,22 @@ pub mod owned {
             if v >= 3 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.supported_features.is_empty()) {
+                if !self.supported_features.is_empty() {
                     let s = rt::owned::vec_size(&self.supported_features, true, v, "supported_features")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.finalized_features_epoch == -1_i64) {
+                if self.finalized_features_epoch != -1_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.finalized_features.is_empty()) {
+                if !self.finalized_features.is_empty() {
                     let s = rt::owned::vec_size(&self.finalized_features, true, v, "finalized_features")?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.zk_migration_ready == false) {
+                if self.zk_migration_ready {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
@@ -1317,13 +1317,13 @@ pub mod owned {
             }
             if v >= 3 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_supported_features = true && !(self.supported_features.is_empty());
+                let has_supported_features = !self.supported_features.is_empty();
                 tags += usize::from(has_supported_features);
-                let has_finalized_features_epoch = true && !(self.finalized_features_epoch == -1_i64);
+                let has_finalized_features_epoch = self.finalized_features_epoch != -1_i64;
                 tags += usize::from(has_finalized_features_epoch);
-                let has_finalized_features = true && !(self.finalized_features.is_empty());
+                let has_finalized_features = !self.finalized_features.is_empty();
                 tags += usize::from(has_finalized_features);
-                let has_zk_migration_ready = true && !(self.zk_migration_ready == false);
+                let has_zk_migration_ready = self.zk_migration_ready;
                 tags += usize::from(has_zk_migration_ready);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1491,19 +1491,19 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::str_size(&self.name, v >= 3, "supported_features[].name")?;
             }
-            if !(v >= 3) && !(self.name == "") {
+            if v <= 2 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("supported_features[].name"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.min_version == 0_i16) {
+            if v <= 2 && self.min_version != 0_i16 {
                 return Err(rt::write::not_in_version("supported_features[].min_version"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.max_version == 0_i16) {
+            if v <= 2 && self.max_version != 0_i16 {
                 return Err(rt::write::not_in_version("supported_features[].max_version"));
             }
             if v >= 3 {
@@ -1518,19 +1518,19 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.name == "") {
+            if v <= 2 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("supported_features[].name"));
             }
-            if !(v >= 3) && !(self.min_version == 0_i16) {
+            if v <= 2 && self.min_version != 0_i16 {
                 w.fail(rt::write::not_in_version("supported_features[].min_version"));
             }
-            if !(v >= 3) && !(self.max_version == 0_i16) {
+            if v <= 2 && self.max_version != 0_i16 {
                 w.fail(rt::write::not_in_version("supported_features[].max_version"));
             }
             if v >= 3 {
                 w.str(&self.name, v >= 3, "supported_features[].name");
             }
-            if (v >= 3) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("supported_features[].min_version") {
                     r[0..2].copy_from_slice(&self.min_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_version.to_be_bytes());
@@ -1596,19 +1596,19 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::str_size(&self.name, v >= 3, "finalized_features[].name")?;
             }
-            if !(v >= 3) && !(self.name == "") {
+            if v <= 2 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("finalized_features[].name"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.max_version_level == 0_i16) {
+            if v <= 2 && self.max_version_level != 0_i16 {
                 return Err(rt::write::not_in_version("finalized_features[].max_version_level"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.min_version_level == 0_i16) {
+            if v <= 2 && self.min_version_level != 0_i16 {
                 return Err(rt::write::not_in_version("finalized_features[].min_version_level"));
             }
             if v >= 3 {
@@ -1623,19 +1623,19 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.name == "") {
+            if v <= 2 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("finalized_features[].name"));
             }
-            if !(v >= 3) && !(self.max_version_level == 0_i16) {
+            if v <= 2 && self.max_version_level != 0_i16 {
                 w.fail(rt::write::not_in_version("finalized_features[].max_version_level"));
             }
-            if !(v >= 3) && !(self.min_version_level == 0_i16) {
+            if v <= 2 && self.min_version_level != 0_i16 {
                 w.fail(rt::write::not_in_version("finalized_features[].min_version_level"));
             }
             if v >= 3 {
                 w.str(&self.name, v >= 3, "finalized_features[].name");
             }
-            if (v >= 3) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("finalized_features[].max_version_level") {
                     r[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
                     r[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());

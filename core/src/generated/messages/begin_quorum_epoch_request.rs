@@ -439,19 +439,19 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         if v >= 1 {
             n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
         }
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("leader_endpoints[].name"));
         }
         if v >= 1 {
             n += rt::write::str_size(self.host, v >= 1, "leader_endpoints[].host")?;
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("leader_endpoints[].host"));
         }
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             return Err(rt::write::not_in_version("leader_endpoints[].port"));
         }
         if v >= 1 {
@@ -465,13 +465,13 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("leader_endpoints[].name"));
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("leader_endpoints[].host"));
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             w.fail(rt::write::not_in_version("leader_endpoints[].port"));
         }
         if v >= 1 {
@@ -1160,19 +1160,19 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
             }
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("leader_endpoints[].name"));
             }
             if v >= 1 {
                 n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("leader_endpoints[].host"));
             }
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 return Err(rt::write::not_in_version("leader_endpoints[].port"));
             }
             if v >= 1 {
@@ -1187,13 +1187,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].name"));
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].host"));
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 w.fail(rt::write::not_in_version("leader_endpoints[].port"));
             }
             if v >= 1 {
@@ -1202,7 +1202,7 @@ pub mod owned {
             if v >= 1 {
                 w.str(&self.host, v >= 1, "leader_endpoints[].host");
             }
-            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("leader_endpoints[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;

@@ -185,21 +185,21 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 22;
-        if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+        if v <= 0 && !self.offline_log_dirs.is_empty() {
             return Err(rt::write::not_in_version("offline_log_dirs"));
         }
-        if !(v >= 2) && !(self.cordoned_log_dirs.is_none()) {
+        if v <= 1 && self.cordoned_log_dirs.is_some() {
             return Err(rt::write::not_in_version("cordoned_log_dirs"));
         }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.offline_log_dirs.is_empty()) {
+            if v >= 1 && !self.offline_log_dirs.is_empty() {
                 let s = rt::write::array_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.cordoned_log_dirs.is_none()) {
+            if v >= 2 && self.cordoned_log_dirs.is_some() {
                 let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
@@ -212,10 +212,10 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+        if v <= 0 && !self.offline_log_dirs.is_empty() {
             w.fail(rt::write::not_in_version("offline_log_dirs"));
         }
-        if !(v >= 2) && !(self.cordoned_log_dirs.is_none()) {
+        if v <= 1 && self.cordoned_log_dirs.is_some() {
             w.fail(rt::write::not_in_version("cordoned_log_dirs"));
         }
         w.i32(self.broker_id, "broker_id");
@@ -225,9 +225,9 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         w.bool(self.want_shut_down, "want_shut_down");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_offline_log_dirs = v >= 1 && !(self.offline_log_dirs.is_empty());
+            let has_offline_log_dirs = v >= 1 && !self.offline_log_dirs.is_empty();
             tags += usize::from(has_offline_log_dirs);
-            let has_cordoned_log_dirs = v >= 2 && !(self.cordoned_log_dirs.is_none());
+            let has_cordoned_log_dirs = v >= 2 && self.cordoned_log_dirs.is_some();
             tags += usize::from(has_cordoned_log_dirs);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -486,21 +486,21 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 22;
-            if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+            if v <= 0 && !self.offline_log_dirs.is_empty() {
                 return Err(rt::write::not_in_version("offline_log_dirs"));
             }
-            if !(v >= 2) && !(self.cordoned_log_dirs.is_none()) {
+            if v <= 1 && self.cordoned_log_dirs.is_some() {
                 return Err(rt::write::not_in_version("cordoned_log_dirs"));
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && !(self.offline_log_dirs.is_empty()) {
+                if v >= 1 && !self.offline_log_dirs.is_empty() {
                     let s = rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.cordoned_log_dirs.is_none()) {
+                if v >= 2 && self.cordoned_log_dirs.is_some() {
                     let s = rt::owned::opt_vec_size(
                         self.cordoned_log_dirs.as_deref(),
                         true,
@@ -519,10 +519,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+            if v <= 0 && !self.offline_log_dirs.is_empty() {
                 w.fail(rt::write::not_in_version("offline_log_dirs"));
             }
-            if !(v >= 2) && !(self.cordoned_log_dirs.is_none()) {
+            if v <= 1 && self.cordoned_log_dirs.is_some() {
                 w.fail(rt::write::not_in_version("cordoned_log_dirs"));
             }
             if let Some(r) = w.run::<22>("broker_id") {
@@ -534,9 +534,9 @@ pub mod owned {
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_offline_log_dirs = v >= 1 && !(self.offline_log_dirs.is_empty());
+                let has_offline_log_dirs = v >= 1 && !self.offline_log_dirs.is_empty();
                 tags += usize::from(has_offline_log_dirs);
-                let has_cordoned_log_dirs = v >= 2 && !(self.cordoned_log_dirs.is_none());
+                let has_cordoned_log_dirs = v >= 2 && self.cordoned_log_dirs.is_some();
                 tags += usize::from(has_cordoned_log_dirs);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

@@ -328,7 +328,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<10>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());

@@ -157,7 +157,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+        if v <= 0 && self.is_migrating_zk_broker {
             return Err(rt::write::not_in_version("is_migrating_zk_broker"));
         }
         if v >= 2 {
@@ -177,7 +177,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+        if v <= 0 && self.is_migrating_zk_broker {
             w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
         }
         w.i32(self.broker_id, "broker_id");
@@ -919,7 +919,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+            if v <= 0 && self.is_migrating_zk_broker {
                 return Err(rt::write::not_in_version("is_migrating_zk_broker"));
             }
             if v >= 2 {
@@ -939,7 +939,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+            if v <= 0 && self.is_migrating_zk_broker {
                 w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
             }
             w.i32(self.broker_id, "broker_id");
@@ -1033,7 +1033,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "listeners[].name");
             w.str(&self.host, true, "listeners[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("listeners[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -1108,7 +1108,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "features[].name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("features[].min_supported_version") {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());

@@ -236,7 +236,7 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.group_ids, true, v, "group_ids");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("include_authorized_operations") {
                     r[0] = u8::from(self.include_authorized_operations);
                     r[1] = 0;

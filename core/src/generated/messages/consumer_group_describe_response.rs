@@ -1623,7 +1623,7 @@ pub mod owned {
             }
             w.str(&self.assignor_name, true, "groups[].assignor_name");
             rt::owned::write_vec(w, &self.members, true, v, "groups[].members");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("groups[].authorized_operations") {
                     r[0..4].copy_from_slice(&self.authorized_operations.to_be_bytes());
                     r[4] = 0;

@@ -168,7 +168,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         if v >= 1 {
             n += rt::write::opt_str_size(self.subscribed_topic_regex, true, v >= 1, "subscribed_topic_regex")?;
         }
-        if !(v >= 1) && !(self.subscribed_topic_regex == None) {
+        if v <= 0 && self.subscribed_topic_regex.is_some() {
             return Err(rt::write::not_in_version("subscribed_topic_regex"));
         }
         n += rt::write::opt_str_size(self.server_assignor, true, true, "server_assignor")?;
@@ -184,7 +184,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.subscribed_topic_regex == None) {
+        if v <= 0 && self.subscribed_topic_regex.is_some() {
             w.fail(rt::write::not_in_version("subscribed_topic_regex"));
         }
         w.str(self.group_id, true, "group_id");
@@ -698,7 +698,7 @@ pub mod owned {
                     "subscribed_topic_regex",
                 )?;
             }
-            if !(v >= 1) && !(self.subscribed_topic_regex.is_none()) {
+            if v <= 0 && self.subscribed_topic_regex.is_some() {
                 return Err(rt::write::not_in_version("subscribed_topic_regex"));
             }
             n += rt::write::opt_str_size(self.server_assignor.as_deref(), true, true, "server_assignor")?;
@@ -714,7 +714,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.subscribed_topic_regex.is_none()) {
+            if v <= 0 && self.subscribed_topic_regex.is_some() {
                 w.fail(rt::write::not_in_version("subscribed_topic_regex"));
             }
             w.str(&self.group_id, true, "group_id");

@@ -252,7 +252,7 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.broker_id, "broker_id");
-            if (v >= 2) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("broker_epoch") {
                     r[0..8].copy_from_slice(&self.broker_epoch.to_be_bytes());
                     r[8] = 0;

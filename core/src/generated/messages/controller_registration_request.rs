@@ -851,7 +851,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "listeners[].name");
             w.str(&self.host, true, "listeners[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("listeners[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -926,7 +926,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "features[].name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("features[].min_supported_version") {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());

@@ -286,7 +286,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+        if v <= 0 && self.resource_pattern_type != 3_i8 {
             return Err(rt::write::not_in_version("creations[].resource_pattern_type"));
         }
         n += rt::write::str_size(self.principal, v >= 2, "creations[].principal")?;
@@ -302,7 +302,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+        if v <= 0 && self.resource_pattern_type != 3_i8 {
             w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
         }
         w.i8(self.resource_type, "creations[].resource_type");
@@ -630,7 +630,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+            if v <= 0 && self.resource_pattern_type != 3_i8 {
                 return Err(rt::write::not_in_version("creations[].resource_pattern_type"));
             }
             n += rt::write::str_size(&self.principal, v >= 2, "creations[].principal")?;
@@ -647,7 +647,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+            if v <= 0 && self.resource_pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
             }
             w.i8(self.resource_type, "creations[].resource_type");

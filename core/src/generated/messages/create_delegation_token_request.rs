@@ -118,13 +118,13 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         if v >= 3 {
             n += rt::write::opt_str_size(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type")?;
         }
-        if !(v >= 3) && !(self.owner_principal_type == Some("")) {
+        if v <= 2 && self.owner_principal_type != Some("") {
             return Err(rt::write::not_in_version("owner_principal_type"));
         }
         if v >= 3 {
             n += rt::write::opt_str_size(self.owner_principal_name, v >= 2, v >= 3, "owner_principal_name")?;
         }
-        if !(v >= 3) && !(self.owner_principal_name == Some("")) {
+        if v <= 2 && self.owner_principal_name != Some("") {
             return Err(rt::write::not_in_version("owner_principal_name"));
         }
         n += rt::write::array_size(&self.renewers, v >= 2, v, "renewers")?;
@@ -139,10 +139,10 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.owner_principal_type == Some("")) {
+        if v <= 2 && self.owner_principal_type != Some("") {
             w.fail(rt::write::not_in_version("owner_principal_type"));
         }
-        if !(v >= 3) && !(self.owner_principal_name == Some("")) {
+        if v <= 2 && self.owner_principal_name != Some("") {
             w.fail(rt::write::not_in_version("owner_principal_name"));
         }
         if v >= 3 {
@@ -506,7 +506,7 @@ pub mod owned {
                     "owner_principal_type",
                 )?;
             }
-            if !(v >= 3) && !(self.owner_principal_type.as_deref() == Some("")) {
+            if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("owner_principal_type"));
             }
             if v >= 3 {
@@ -517,7 +517,7 @@ pub mod owned {
                     "owner_principal_name",
                 )?;
             }
-            if !(v >= 3) && !(self.owner_principal_name.as_deref() == Some("")) {
+            if v <= 2 && self.owner_principal_name.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("owner_principal_name"));
             }
             n += rt::owned::vec_size(&self.renewers, v >= 2, v, "renewers")?;
@@ -532,10 +532,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.owner_principal_type.as_deref() == Some("")) {
+            if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("owner_principal_type"));
             }
-            if !(v >= 3) && !(self.owner_principal_name.as_deref() == Some("")) {
+            if v <= 2 && self.owner_principal_name.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("owner_principal_name"));
             }
             if v >= 3 {

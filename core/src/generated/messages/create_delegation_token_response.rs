@@ -180,7 +180,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
                 "token_requester_principal_type",
             )?;
         }
-        if !(v >= 3) && !(self.token_requester_principal_type == "") {
+        if v <= 2 && !self.token_requester_principal_type.is_empty() {
             return Err(rt::write::not_in_version("token_requester_principal_type"));
         }
         if v >= 3 {
@@ -190,7 +190,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
                 "token_requester_principal_name",
             )?;
         }
-        if !(v >= 3) && !(self.token_requester_principal_name == "") {
+        if v <= 2 && !self.token_requester_principal_name.is_empty() {
             return Err(rt::write::not_in_version("token_requester_principal_name"));
         }
         n += rt::write::str_size(self.token_id, v >= 2, "token_id")?;
@@ -206,10 +206,10 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.token_requester_principal_type == "") {
+        if v <= 2 && !self.token_requester_principal_type.is_empty() {
             w.fail(rt::write::not_in_version("token_requester_principal_type"));
         }
-        if !(v >= 3) && !(self.token_requester_principal_name == "") {
+        if v <= 2 && !self.token_requester_principal_name.is_empty() {
             w.fail(rt::write::not_in_version("token_requester_principal_name"));
         }
         w.i16(self.error_code, "error_code");
@@ -559,7 +559,7 @@ pub mod owned {
                     "token_requester_principal_type",
                 )?;
             }
-            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 return Err(rt::write::not_in_version("token_requester_principal_type"));
             }
             if v >= 3 {
@@ -569,7 +569,7 @@ pub mod owned {
                     "token_requester_principal_name",
                 )?;
             }
-            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
                 return Err(rt::write::not_in_version("token_requester_principal_name"));
             }
             n += rt::write::str_size(&self.token_id, v >= 2, "token_id")?;
@@ -585,10 +585,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.fail(rt::write::not_in_version("token_requester_principal_type"));
             }
-            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
                 w.fail(rt::write::not_in_version("token_requester_principal_name"));
             }
             w.i16(self.error_code, "error_code");

@@ -99,7 +99,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.validate_only == false) {
+        if v <= 0 && self.validate_only {
             return Err(rt::write::not_in_version("validate_only"));
         }
         if v >= 5 {
@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.validate_only == false) {
+        if v <= 0 && self.validate_only {
             w.fail(rt::write::not_in_version("validate_only"));
         }
         w.array(&self.topics, v >= 5, v, "topics");
@@ -922,7 +922,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.validate_only == false) {
+            if v <= 0 && self.validate_only {
                 return Err(rt::write::not_in_version("validate_only"));
             }
             if v >= 5 {
@@ -936,12 +936,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.validate_only == false) {
+            if v <= 0 && self.validate_only {
                 w.fail(rt::write::not_in_version("validate_only"));
             }
             rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
             w.i32(self.timeout_ms, "timeout_ms");
-            if (v >= 1) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("validate_only") {
                     r[0] = u8::from(self.validate_only);
                     r[1] = 0;

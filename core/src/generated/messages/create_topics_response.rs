@@ -362,7 +362,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         if v >= 5 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.topic_config_error_code == 0_i16) {
+            if self.topic_config_error_code != 0_i16 {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -394,7 +394,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         }
         if v >= 5 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_topic_config_error_code = true && !(self.topic_config_error_code == 0_i16);
+            let has_topic_config_error_code = self.topic_config_error_code != 0_i16;
             tags += usize::from(has_topic_config_error_code);
             w.uvarint(tags as u32, "topics[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -610,19 +610,19 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         if v >= 5 {
             n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
         }
-        if !(v >= 5) && !(self.name == "") {
+        if v <= 4 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("topics[].configs[].name"));
         }
         if v >= 5 {
             n += rt::write::opt_str_size(self.value, v >= 5, v >= 5, "topics[].configs[].value")?;
         }
-        if !(v >= 5) && !(self.value == Some("")) {
+        if v <= 4 && self.value != Some("") {
             return Err(rt::write::not_in_version("topics[].configs[].value"));
         }
         if v >= 5 {
             n += 1;
         }
-        if !(v >= 5) && !(self.read_only == false) {
+        if v <= 4 && self.read_only {
             return Err(rt::write::not_in_version("topics[].configs[].read_only"));
         }
         if v >= 5 {
@@ -631,7 +631,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         if v >= 5 {
             n += 1;
         }
-        if !(v >= 5) && !(self.is_sensitive == false) {
+        if v <= 4 && self.is_sensitive {
             return Err(rt::write::not_in_version("topics[].configs[].is_sensitive"));
         }
         if v >= 5 {
@@ -645,16 +645,16 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 5) && !(self.name == "") {
+        if v <= 4 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("topics[].configs[].name"));
         }
-        if !(v >= 5) && !(self.value == Some("")) {
+        if v <= 4 && self.value != Some("") {
             w.fail(rt::write::not_in_version("topics[].configs[].value"));
         }
-        if !(v >= 5) && !(self.read_only == false) {
+        if v <= 4 && self.read_only {
             w.fail(rt::write::not_in_version("topics[].configs[].read_only"));
         }
-        if !(v >= 5) && !(self.is_sensitive == false) {
+        if v <= 4 && self.is_sensitive {
             w.fail(rt::write::not_in_version("topics[].configs[].is_sensitive"));
         }
         if v >= 5 {
@@ -1150,7 +1150,7 @@ pub mod owned {
             if v >= 5 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.topic_config_error_code == 0_i16) {
+                if self.topic_config_error_code != 0_i16 {
                     let s = 2;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -1183,7 +1183,7 @@ pub mod owned {
             }
             if v >= 5 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_topic_config_error_code = true && !(self.topic_config_error_code == 0_i16);
+                let has_topic_config_error_code = self.topic_config_error_code != 0_i16;
                 tags += usize::from(has_topic_config_error_code);
                 w.uvarint(tags as u32, "topics[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1253,19 +1253,19 @@ pub mod owned {
             if v >= 5 {
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
             }
-            if !(v >= 5) && !(self.name == "") {
+            if v <= 4 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("topics[].configs[].name"));
             }
             if v >= 5 {
                 n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, v >= 5, "topics[].configs[].value")?;
             }
-            if !(v >= 5) && !(self.value.as_deref() == Some("")) {
+            if v <= 4 && self.value.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("topics[].configs[].value"));
             }
             if v >= 5 {
                 n += 1;
             }
-            if !(v >= 5) && !(self.read_only == false) {
+            if v <= 4 && self.read_only {
                 return Err(rt::write::not_in_version("topics[].configs[].read_only"));
             }
             if v >= 5 {
@@ -1274,7 +1274,7 @@ pub mod owned {
             if v >= 5 {
                 n += 1;
             }
-            if !(v >= 5) && !(self.is_sensitive == false) {
+            if v <= 4 && self.is_sensitive {
                 return Err(rt::write::not_in_version("topics[].configs[].is_sensitive"));
             }
             if v >= 5 {
@@ -1289,16 +1289,16 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 5) && !(self.name == "") {
+            if v <= 4 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].configs[].name"));
             }
-            if !(v >= 5) && !(self.value.as_deref() == Some("")) {
+            if v <= 4 && self.value.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("topics[].configs[].value"));
             }
-            if !(v >= 5) && !(self.read_only == false) {
+            if v <= 4 && self.read_only {
                 w.fail(rt::write::not_in_version("topics[].configs[].read_only"));
             }
-            if !(v >= 5) && !(self.is_sensitive == false) {
+            if v <= 4 && self.is_sensitive {
                 w.fail(rt::write::not_in_version("topics[].configs[].is_sensitive"));
             }
             if v >= 5 {
@@ -1307,7 +1307,7 @@ pub mod owned {
             if v >= 5 {
                 w.opt_str(self.value.as_deref(), v >= 5, v >= 5, "topics[].configs[].value");
             }
-            if (v >= 5) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<4>("topics[].configs[].read_only") {
                     r[0] = u8::from(self.read_only);
                     r[1..2].copy_from_slice(&self.config_source.to_be_bytes());

@@ -262,7 +262,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.r#type, true, "type");
             w.str(&self.name, true, "name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("token_authenticated") {
                     r[0] = u8::from(self.token_authenticated);
                     r[1] = 0;

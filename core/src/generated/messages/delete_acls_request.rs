@@ -291,7 +291,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+        if v <= 0 && self.pattern_type_filter != 3_i8 {
             return Err(rt::write::not_in_version("filters[].pattern_type_filter"));
         }
         n += rt::write::opt_str_size(self.principal_filter, v >= 2, true, "filters[].principal_filter")?;
@@ -307,7 +307,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+        if v <= 0 && self.pattern_type_filter != 3_i8 {
             w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
         }
         w.i8(self.resource_type_filter, "filters[].resource_type_filter");
@@ -645,7 +645,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
                 return Err(rt::write::not_in_version("filters[].pattern_type_filter"));
             }
             n += rt::write::opt_str_size(
@@ -667,7 +667,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
             }
             w.i8(self.resource_type_filter, "filters[].resource_type_filter");

@@ -491,7 +491,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.pattern_type == 3_i8) {
+        if v <= 0 && self.pattern_type != 3_i8 {
             return Err(rt::write::not_in_version(
                 "filter_results[].matching_acls[].pattern_type",
             ));
@@ -511,7 +511,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.pattern_type == 3_i8) {
+        if v <= 0 && self.pattern_type != 3_i8 {
             w.fail(rt::write::not_in_version(
                 "filter_results[].matching_acls[].pattern_type",
             ));
@@ -1070,7 +1070,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+            if v <= 0 && self.pattern_type != 3_i8 {
                 return Err(rt::write::not_in_version(
                     "filter_results[].matching_acls[].pattern_type",
                 ));
@@ -1091,7 +1091,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+            if v <= 0 && self.pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version(
                     "filter_results[].matching_acls[].pattern_type",
                 ));

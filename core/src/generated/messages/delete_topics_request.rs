@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         if v >= 6 {
             n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
         }
-        if !(v >= 6) && !(self.topics.is_empty()) {
+        if v <= 5 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("topics"));
         }
         if v <= 5 {
@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 6) && !(self.topics.is_empty()) {
+        if v <= 5 && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("topics"));
         }
         if v >= 6 {
@@ -276,13 +276,13 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         if v >= 6 {
             n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "topics[].name")?;
         }
-        if !(v >= 6) && !(self.name == None) {
+        if v <= 5 && self.name.is_some() {
             return Err(rt::write::not_in_version("topics[].name"));
         }
         if v >= 6 {
             n += 16;
         }
-        if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+        if v <= 5 && self.topic_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version("topics[].topic_id"));
         }
         if v >= 4 {
@@ -296,10 +296,10 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 6) && !(self.name == None) {
+        if v <= 5 && self.name.is_some() {
             w.fail(rt::write::not_in_version("topics[].name"));
         }
-        if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+        if v <= 5 && self.topic_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version("topics[].topic_id"));
         }
         if v >= 6 {
@@ -504,7 +504,7 @@ pub mod owned {
             if v >= 6 {
                 n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
             }
-            if !(v >= 6) && !(self.topics.is_empty()) {
+            if v <= 5 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("topics"));
             }
             if v <= 5 {
@@ -521,7 +521,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 6) && !(self.topics.is_empty()) {
+            if v <= 5 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
             }
             if v >= 6 {
@@ -586,13 +586,13 @@ pub mod owned {
             if v >= 6 {
                 n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "topics[].name")?;
             }
-            if !(v >= 6) && !(self.name.is_none()) {
+            if v <= 5 && self.name.is_some() {
                 return Err(rt::write::not_in_version("topics[].name"));
             }
             if v >= 6 {
                 n += 16;
             }
-            if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+            if v <= 5 && self.topic_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version("topics[].topic_id"));
             }
             if v >= 4 {
@@ -607,16 +607,16 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 6) && !(self.name.is_none()) {
+            if v <= 5 && self.name.is_some() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
-            if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+            if v <= 5 && self.topic_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("topics[].topic_id"));
             }
             if v >= 6 {
                 w.opt_str(self.name.as_deref(), v >= 4, v >= 6, "topics[].name");
             }
-            if (v >= 6) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("topics[].topic_id") {
                     r[0..16].copy_from_slice(self.topic_id.as_bytes());
                     r[16] = 0;

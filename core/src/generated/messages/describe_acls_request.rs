@@ -139,7 +139,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+        if v <= 0 && self.pattern_type_filter != 3_i8 {
             return Err(rt::write::not_in_version("pattern_type_filter"));
         }
         n += rt::write::opt_str_size(self.principal_filter, v >= 2, true, "principal_filter")?;
@@ -155,7 +155,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+        if v <= 0 && self.pattern_type_filter != 3_i8 {
             w.fail(rt::write::not_in_version("pattern_type_filter"));
         }
         w.i8(self.resource_type_filter, "resource_type_filter");
@@ -407,7 +407,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
                 return Err(rt::write::not_in_version("pattern_type_filter"));
             }
             n += rt::write::opt_str_size(self.principal_filter.as_deref(), v >= 2, true, "principal_filter")?;
@@ -423,7 +423,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.fail(rt::write::not_in_version("pattern_type_filter"));
             }
             w.i8(self.resource_type_filter, "resource_type_filter");

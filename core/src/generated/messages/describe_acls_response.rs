@@ -273,7 +273,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.pattern_type == 3_i8) {
+        if v <= 0 && self.pattern_type != 3_i8 {
             return Err(rt::write::not_in_version("resources[].pattern_type"));
         }
         n += rt::write::array_size(&self.acls, v >= 2, v, "resources[].acls")?;
@@ -288,7 +288,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.pattern_type == 3_i8) {
+        if v <= 0 && self.pattern_type != 3_i8 {
             w.fail(rt::write::not_in_version("resources[].pattern_type"));
         }
         w.i8(self.resource_type, "resources[].resource_type");
@@ -868,7 +868,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+            if v <= 0 && self.pattern_type != 3_i8 {
                 return Err(rt::write::not_in_version("resources[].pattern_type"));
             }
             n += rt::owned::vec_size(&self.acls, v >= 2, v, "resources[].acls")?;
@@ -884,7 +884,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+            if v <= 0 && self.pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version("resources[].pattern_type"));
             }
             w.i8(self.resource_type, "resources[].resource_type");

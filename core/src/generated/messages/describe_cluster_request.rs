@@ -111,13 +111,13 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+        if v <= 0 && self.endpoint_type != 1_i8 {
             return Err(rt::write::not_in_version("endpoint_type"));
         }
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.include_fenced_brokers == false) {
+        if v <= 1 && self.include_fenced_brokers {
             return Err(rt::write::not_in_version("include_fenced_brokers"));
         }
         if true {
@@ -131,10 +131,10 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+        if v <= 0 && self.endpoint_type != 1_i8 {
             w.fail(rt::write::not_in_version("endpoint_type"));
         }
-        if !(v >= 2) && !(self.include_fenced_brokers == false) {
+        if v <= 1 && self.include_fenced_brokers {
             w.fail(rt::write::not_in_version("include_fenced_brokers"));
         }
         w.bool(
@@ -297,13 +297,13 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+            if v <= 0 && self.endpoint_type != 1_i8 {
                 return Err(rt::write::not_in_version("endpoint_type"));
             }
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.include_fenced_brokers == false) {
+            if v <= 1 && self.include_fenced_brokers {
                 return Err(rt::write::not_in_version("include_fenced_brokers"));
             }
             if true {
@@ -317,10 +317,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+            if v <= 0 && self.endpoint_type != 1_i8 {
                 w.fail(rt::write::not_in_version("endpoint_type"));
             }
-            if !(v >= 2) && !(self.include_fenced_brokers == false) {
+            if v <= 1 && self.include_fenced_brokers {
                 w.fail(rt::write::not_in_version("include_fenced_brokers"));
             }
             w.bool(

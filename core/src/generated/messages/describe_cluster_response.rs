@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+        if v <= 0 && self.endpoint_type != 1_i8 {
             return Err(rt::write::not_in_version("endpoint_type"));
         }
         n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
@@ -159,7 +159,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+        if v <= 0 && self.endpoint_type != 1_i8 {
             w.fail(rt::write::not_in_version("endpoint_type"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -316,7 +316,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.is_fenced == false) {
+        if v <= 1 && self.is_fenced {
             return Err(rt::write::not_in_version("brokers[].is_fenced"));
         }
         if true {
@@ -330,7 +330,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.is_fenced == false) {
+        if v <= 1 && self.is_fenced {
             w.fail(rt::write::not_in_version("brokers[].is_fenced"));
         }
         w.i32(self.broker_id, "brokers[].broker_id");
@@ -693,7 +693,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+            if v <= 0 && self.endpoint_type != 1_i8 {
                 return Err(rt::write::not_in_version("endpoint_type"));
             }
             n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
@@ -709,7 +709,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+            if v <= 0 && self.endpoint_type != 1_i8 {
                 w.fail(rt::write::not_in_version("endpoint_type"));
             }
             if let Some(r) = w.run::<6>("throttle_time_ms") {
@@ -723,7 +723,7 @@ pub mod owned {
             w.str(&self.cluster_id, true, "cluster_id");
             w.i32(self.controller_id, "controller_id");
             rt::owned::write_vec(w, &self.brokers, true, v, "brokers");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("cluster_authorized_operations") {
                     r[0..4].copy_from_slice(&self.cluster_authorized_operations.to_be_bytes());
                     r[4] = 0;
@@ -793,7 +793,7 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.is_fenced == false) {
+            if v <= 1 && self.is_fenced {
                 return Err(rt::write::not_in_version("brokers[].is_fenced"));
             }
             if true {
@@ -808,7 +808,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.is_fenced == false) {
+            if v <= 1 && self.is_fenced {
                 w.fail(rt::write::not_in_version("brokers[].is_fenced"));
             }
             w.i32(self.broker_id, "brokers[].broker_id");

@@ -110,13 +110,13 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.include_synonyms == false) {
+        if v <= 0 && self.include_synonyms {
             return Err(rt::write::not_in_version("include_synonyms"));
         }
         if v >= 3 {
             n += 1;
         }
-        if !(v >= 3) && !(self.include_documentation == false) {
+        if v <= 2 && self.include_documentation {
             return Err(rt::write::not_in_version("include_documentation"));
         }
         if v >= 4 {
@@ -130,10 +130,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.include_synonyms == false) {
+        if v <= 0 && self.include_synonyms {
             w.fail(rt::write::not_in_version("include_synonyms"));
         }
-        if !(v >= 3) && !(self.include_documentation == false) {
+        if v <= 2 && self.include_documentation {
             w.fail(rt::write::not_in_version("include_documentation"));
         }
         w.array(&self.resources, v >= 4, v, "resources");
@@ -511,13 +511,13 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.include_synonyms == false) {
+            if v <= 0 && self.include_synonyms {
                 return Err(rt::write::not_in_version("include_synonyms"));
             }
             if v >= 3 {
                 n += 1;
             }
-            if !(v >= 3) && !(self.include_documentation == false) {
+            if v <= 2 && self.include_documentation {
                 return Err(rt::write::not_in_version("include_documentation"));
             }
             if v >= 4 {
@@ -531,17 +531,17 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.include_synonyms == false) {
+            if v <= 0 && self.include_synonyms {
                 w.fail(rt::write::not_in_version("include_synonyms"));
             }
-            if !(v >= 3) && !(self.include_documentation == false) {
+            if v <= 2 && self.include_documentation {
                 w.fail(rt::write::not_in_version("include_documentation"));
             }
             rt::owned::write_vec(w, &self.resources, v >= 4, v, "resources");
             if v >= 1 {
                 w.bool(self.include_synonyms, "include_synonyms");
             }
-            if (v >= 3) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("include_documentation") {
                     r[0] = u8::from(self.include_documentation);
                     r[1] = 0;

@@ -515,7 +515,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         if v <= 0 {
             n += 1;
         }
-        if !(v <= 0) && !(self.is_default == false) {
+        if v >= 1 && self.is_default {
             return Err(rt::write::not_in_version("results[].configs[].is_default"));
         }
         if v >= 1 {
@@ -541,7 +541,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.is_default == false) {
+        if v >= 1 && self.is_default {
             w.fail(rt::write::not_in_version("results[].configs[].is_default"));
         }
         w.str(self.name, v >= 4, "results[].configs[].name");
@@ -729,19 +729,19 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
         if v >= 1 {
             n += rt::write::str_size(self.name, v >= 4, "results[].configs[].synonyms[].name")?;
         }
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("results[].configs[].synonyms[].name"));
         }
         if v >= 1 {
             n += rt::write::opt_str_size(self.value, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?;
         }
-        if !(v >= 1) && !(self.value == Some("")) {
+        if v <= 0 && self.value != Some("") {
             return Err(rt::write::not_in_version("results[].configs[].synonyms[].value"));
         }
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.source == 0_i8) {
+        if v <= 0 && self.source != 0_i8 {
             return Err(rt::write::not_in_version("results[].configs[].synonyms[].source"));
         }
         if v >= 4 {
@@ -757,13 +757,13 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
         }
-        if !(v >= 1) && !(self.value == Some("")) {
+        if v <= 0 && self.value != Some("") {
             w.fail(rt::write::not_in_version("results[].configs[].synonyms[].value"));
         }
-        if !(v >= 1) && !(self.source == 0_i8) {
+        if v <= 0 && self.source != 0_i8 {
             w.fail(rt::write::not_in_version("results[].configs[].synonyms[].source"));
         }
         if v >= 1 {
@@ -1398,7 +1398,7 @@ pub mod owned {
             if v <= 0 {
                 n += 1;
             }
-            if !(v <= 0) && !(self.is_default == false) {
+            if v >= 1 && self.is_default {
                 return Err(rt::write::not_in_version("results[].configs[].is_default"));
             }
             if v >= 1 {
@@ -1430,7 +1430,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.is_default == false) {
+            if v >= 1 && self.is_default {
                 w.fail(rt::write::not_in_version("results[].configs[].is_default"));
             }
             w.str(&self.name, v >= 4, "results[].configs[].name");
@@ -1509,7 +1509,7 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].synonyms[].name")?;
             }
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("results[].configs[].synonyms[].name"));
             }
             if v >= 1 {
@@ -1520,13 +1520,13 @@ pub mod owned {
                     "results[].configs[].synonyms[].value",
                 )?;
             }
-            if !(v >= 1) && !(self.value.as_deref() == Some("")) {
+            if v <= 0 && self.value.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("results[].configs[].synonyms[].value"));
             }
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.source == 0_i8) {
+            if v <= 0 && self.source != 0_i8 {
                 return Err(rt::write::not_in_version("results[].configs[].synonyms[].source"));
             }
             if v >= 4 {
@@ -1543,13 +1543,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
             }
-            if !(v >= 1) && !(self.value.as_deref() == Some("")) {
+            if v <= 0 && self.value.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("results[].configs[].synonyms[].value"));
             }
-            if !(v >= 1) && !(self.source == 0_i8) {
+            if v <= 0 && self.source != 0_i8 {
                 w.fail(rt::write::not_in_version("results[].configs[].synonyms[].source"));
             }
             if v >= 1 {
@@ -1563,7 +1563,7 @@ pub mod owned {
                     "results[].configs[].synonyms[].value",
                 );
             }
-            if (v >= 1) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("results[].configs[].synonyms[].source") {
                     r[0..1].copy_from_slice(&self.source.to_be_bytes());
                     r[1] = 0;

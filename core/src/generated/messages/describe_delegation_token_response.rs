@@ -345,7 +345,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
                 "tokens[].token_requester_principal_type",
             )?;
         }
-        if !(v >= 3) && !(self.token_requester_principal_type == "") {
+        if v <= 2 && !self.token_requester_principal_type.is_empty() {
             return Err(rt::write::not_in_version("tokens[].token_requester_principal_type"));
         }
         if v >= 3 {
@@ -355,7 +355,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
                 "tokens[].token_requester_principal_name",
             )?;
         }
-        if !(v >= 3) && !(self.token_requester_principal_name == "") {
+        if v <= 2 && !self.token_requester_principal_name.is_empty() {
             return Err(rt::write::not_in_version("tokens[].token_requester_principal_name"));
         }
         n += rt::write::str_size(self.token_id, v >= 2, "tokens[].token_id")?;
@@ -372,10 +372,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.token_requester_principal_type == "") {
+        if v <= 2 && !self.token_requester_principal_type.is_empty() {
             w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
         }
-        if !(v >= 3) && !(self.token_requester_principal_name == "") {
+        if v <= 2 && !self.token_requester_principal_name.is_empty() {
             w.fail(rt::write::not_in_version("tokens[].token_requester_principal_name"));
         }
         w.str(self.principal_type, v >= 2, "tokens[].principal_type");
@@ -1013,7 +1013,7 @@ pub mod owned {
                     "tokens[].token_requester_principal_type",
                 )?;
             }
-            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 return Err(rt::write::not_in_version("tokens[].token_requester_principal_type"));
             }
             if v >= 3 {
@@ -1023,7 +1023,7 @@ pub mod owned {
                     "tokens[].token_requester_principal_name",
                 )?;
             }
-            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
                 return Err(rt::write::not_in_version("tokens[].token_requester_principal_name"));
             }
             n += rt::write::str_size(&self.token_id, v >= 2, "tokens[].token_id")?;
@@ -1041,10 +1041,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
             }
-            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
                 w.fail(rt::write::not_in_version("tokens[].token_requester_principal_name"));
             }
             w.str(&self.principal_type, v >= 2, "tokens[].principal_type");

@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
         if v >= 3 {
             n += 1;
         }
-        if !(v >= 3) && !(self.include_authorized_operations == false) {
+        if v <= 2 && self.include_authorized_operations {
             return Err(rt::write::not_in_version("include_authorized_operations"));
         }
         if v >= 5 {
@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.include_authorized_operations == false) {
+        if v <= 2 && self.include_authorized_operations {
             w.fail(rt::write::not_in_version("include_authorized_operations"));
         }
         w.array(&self.groups, v >= 5, v, "groups");
@@ -250,7 +250,7 @@ pub mod owned {
             if v >= 3 {
                 n += 1;
             }
-            if !(v >= 3) && !(self.include_authorized_operations == false) {
+            if v <= 2 && self.include_authorized_operations {
                 return Err(rt::write::not_in_version("include_authorized_operations"));
             }
             if v >= 5 {
@@ -264,11 +264,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.include_authorized_operations == false) {
+            if v <= 2 && self.include_authorized_operations {
                 w.fail(rt::write::not_in_version("include_authorized_operations"));
             }
             rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
-            if (v >= 3) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("include_authorized_operations") {
                     r[0] = u8::from(self.include_authorized_operations);
                     r[1] = 0;

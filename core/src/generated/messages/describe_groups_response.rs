@@ -313,7 +313,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 6 {
             n += rt::write::opt_str_size(self.error_message, v >= 5, v >= 6, "groups[].error_message")?;
         }
-        if !(v >= 6) && !(self.error_message == None) {
+        if v <= 5 && self.error_message.is_some() {
             return Err(rt::write::not_in_version("groups[].error_message"));
         }
         n += rt::write::str_size(self.group_id, v >= 5, "groups[].group_id")?;
@@ -324,7 +324,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+        if v <= 2 && self.authorized_operations != -2147483648_i32 {
             return Err(rt::write::not_in_version("groups[].authorized_operations"));
         }
         if v >= 5 {
@@ -338,10 +338,10 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 6) && !(self.error_message == None) {
+        if v <= 5 && self.error_message.is_some() {
             w.fail(rt::write::not_in_version("groups[].error_message"));
         }
-        if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+        if v <= 2 && self.authorized_operations != -2147483648_i32 {
             w.fail(rt::write::not_in_version("groups[].authorized_operations"));
         }
         w.i16(self.error_code, "groups[].error_code");
@@ -1041,7 +1041,7 @@ pub mod owned {
             if v >= 6 {
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 5, v >= 6, "groups[].error_message")?;
             }
-            if !(v >= 6) && !(self.error_message.is_none()) {
+            if v <= 5 && self.error_message.is_some() {
                 return Err(rt::write::not_in_version("groups[].error_message"));
             }
             n += rt::write::str_size(&self.group_id, v >= 5, "groups[].group_id")?;
@@ -1052,7 +1052,7 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+            if v <= 2 && self.authorized_operations != -2147483648_i32 {
                 return Err(rt::write::not_in_version("groups[].authorized_operations"));
             }
             if v >= 5 {
@@ -1067,10 +1067,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 6) && !(self.error_message.is_none()) {
+            if v <= 5 && self.error_message.is_some() {
                 w.fail(rt::write::not_in_version("groups[].error_message"));
             }
-            if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+            if v <= 2 && self.authorized_operations != -2147483648_i32 {
                 w.fail(rt::write::not_in_version("groups[].authorized_operations"));
             }
             w.i16(self.error_code, "groups[].error_code");
@@ -1082,7 +1082,7 @@ pub mod owned {
             w.str(&self.protocol_type, v >= 5, "groups[].protocol_type");
             w.str(&self.protocol_data, v >= 5, "groups[].protocol_data");
             rt::owned::write_vec(w, &self.members, v >= 5, v, "groups[].members");
-            if (v >= 3) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("groups[].authorized_operations") {
                     r[0..4].copy_from_slice(&self.authorized_operations.to_be_bytes());
                     r[4] = 0;

@@ -1143,7 +1143,7 @@ pub mod owned {
                     r[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
                 }
             }
-            if (v >= 5) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("results[].is_cordoned") {
                     r[0] = u8::from(self.is_cordoned);
                     r[1] = 0;

@@ -1244,7 +1244,7 @@ pub mod owned {
                 r[20..28].copy_from_slice(&self.lag.to_be_bytes());
             }
             w.str(&self.state, true, "mirrors[].topics[].partitions[].state");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("mirrors[].topics[].partitions[].last_mirror_epoch") {
                     r[0..4].copy_from_slice(&self.last_mirror_epoch.to_be_bytes());
                     r[4] = 0;

@@ -1233,7 +1233,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<37>("topics[].partitions[].active_producers[].producer_id") {
                     r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                     r[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());

@@ -650,7 +650,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4] = 0;

@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         if v >= 2 {
             n += rt::write::array_size(&self.nodes, true, v, "nodes")?;
         }
-        if !(v >= 2) && !(self.nodes.is_empty()) {
+        if v <= 1 && !self.nodes.is_empty() {
             return Err(rt::write::not_in_version("nodes"));
         }
         if true {
@@ -129,7 +129,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.nodes.is_empty()) {
+        if v <= 1 && !self.nodes.is_empty() {
             w.fail(rt::write::not_in_version("nodes"));
         }
         w.i16(self.error_code, "error_code");
@@ -402,13 +402,13 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         if v >= 2 {
             n += 4;
         }
-        if !(v >= 2) && !(self.node_id == 0_i32) {
+        if v <= 1 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("nodes[].node_id"));
         }
         if v >= 2 {
             n += rt::write::array_size(&self.listeners, true, v, "nodes[].listeners")?;
         }
-        if !(v >= 2) && !(self.listeners.is_empty()) {
+        if v <= 1 && !self.listeners.is_empty() {
             return Err(rt::write::not_in_version("nodes[].listeners"));
         }
         if true {
@@ -422,10 +422,10 @@ impl<'a> rt::Struct<'a> for Node<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.node_id == 0_i32) {
+        if v <= 1 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("nodes[].node_id"));
         }
-        if !(v >= 2) && !(self.listeners.is_empty()) {
+        if v <= 1 && !self.listeners.is_empty() {
             w.fail(rt::write::not_in_version("nodes[].listeners"));
         }
         if v >= 2 {
@@ -849,19 +849,19 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         if v >= 2 {
             n += rt::write::str_size(self.name, true, "nodes[].listeners[].name")?;
         }
-        if !(v >= 2) && !(self.name == "") {
+        if v <= 1 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("nodes[].listeners[].name"));
         }
         if v >= 2 {
             n += rt::write::str_size(self.host, true, "nodes[].listeners[].host")?;
         }
-        if !(v >= 2) && !(self.host == "") {
+        if v <= 1 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("nodes[].listeners[].host"));
         }
         if v >= 2 {
             n += 2;
         }
-        if !(v >= 2) && !(self.port == 0_u16) {
+        if v <= 1 && self.port != 0_u16 {
             return Err(rt::write::not_in_version("nodes[].listeners[].port"));
         }
         if true {
@@ -875,13 +875,13 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.name == "") {
+        if v <= 1 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
         }
-        if !(v >= 2) && !(self.host == "") {
+        if v <= 1 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("nodes[].listeners[].host"));
         }
-        if !(v >= 2) && !(self.port == 0_u16) {
+        if v <= 1 && self.port != 0_u16 {
             w.fail(rt::write::not_in_version("nodes[].listeners[].port"));
         }
         if v >= 2 {
@@ -1086,7 +1086,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         if v >= 2 {
             n += 16;
         }
-        if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+        if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version(
                 "topics[].partitions[].current_voters[].replica_directory_id",
             ));
@@ -1110,7 +1110,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+        if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version(
                 "topics[].partitions[].current_voters[].replica_directory_id",
             ));
@@ -1716,7 +1716,7 @@ pub mod owned {
             if v >= 2 {
                 n += rt::owned::vec_size(&self.nodes, true, v, "nodes")?;
             }
-            if !(v >= 2) && !(self.nodes.is_empty()) {
+            if v <= 1 && !self.nodes.is_empty() {
                 return Err(rt::write::not_in_version("nodes"));
             }
             if true {
@@ -1730,7 +1730,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.nodes.is_empty()) {
+            if v <= 1 && !self.nodes.is_empty() {
                 w.fail(rt::write::not_in_version("nodes"));
             }
             w.i16(self.error_code, "error_code");
@@ -1850,13 +1850,13 @@ pub mod owned {
             if v >= 2 {
                 n += 4;
             }
-            if !(v >= 2) && !(self.node_id == 0_i32) {
+            if v <= 1 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("nodes[].node_id"));
             }
             if v >= 2 {
                 n += rt::owned::vec_size(&self.listeners, true, v, "nodes[].listeners")?;
             }
-            if !(v >= 2) && !(self.listeners.is_empty()) {
+            if v <= 1 && !self.listeners.is_empty() {
                 return Err(rt::write::not_in_version("nodes[].listeners"));
             }
             if true {
@@ -1871,10 +1871,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.node_id == 0_i32) {
+            if v <= 1 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("nodes[].node_id"));
             }
-            if !(v >= 2) && !(self.listeners.is_empty()) {
+            if v <= 1 && !self.listeners.is_empty() {
                 w.fail(rt::write::not_in_version("nodes[].listeners"));
             }
             if v >= 2 {
@@ -2045,19 +2045,19 @@ pub mod owned {
             if v >= 2 {
                 n += rt::write::str_size(&self.name, true, "nodes[].listeners[].name")?;
             }
-            if !(v >= 2) && !(self.name == "") {
+            if v <= 1 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("nodes[].listeners[].name"));
             }
             if v >= 2 {
                 n += rt::write::str_size(&self.host, true, "nodes[].listeners[].host")?;
             }
-            if !(v >= 2) && !(self.host == "") {
+            if v <= 1 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("nodes[].listeners[].host"));
             }
             if v >= 2 {
                 n += 2;
             }
-            if !(v >= 2) && !(self.port == 0_u16) {
+            if v <= 1 && self.port != 0_u16 {
                 return Err(rt::write::not_in_version("nodes[].listeners[].port"));
             }
             if true {
@@ -2072,13 +2072,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.name == "") {
+            if v <= 1 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
             }
-            if !(v >= 2) && !(self.host == "") {
+            if v <= 1 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("nodes[].listeners[].host"));
             }
-            if !(v >= 2) && !(self.port == 0_u16) {
+            if v <= 1 && self.port != 0_u16 {
                 w.fail(rt::write::not_in_version("nodes[].listeners[].port"));
             }
             if v >= 2 {
@@ -2157,7 +2157,7 @@ pub mod owned {
             if v >= 2 {
                 n += 16;
             }
-            if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+            if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version(
                     "topics[].partitions[].current_voters[].replica_directory_id",
                 ));
@@ -2182,7 +2182,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+            if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].current_voters[].replica_directory_id",
                 ));

@@ -1284,7 +1284,7 @@ pub mod owned {
                 r[16] = u8::from(self.is_internal);
             }
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].topic_authorized_operations") {
                     r[0..4].copy_from_slice(&self.topic_authorized_operations.to_be_bytes());
                     r[4] = 0;
@@ -1351,7 +1351,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.topic_name, true, "next_cursor.topic_name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("next_cursor.partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4] = 0;

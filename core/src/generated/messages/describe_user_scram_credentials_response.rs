@@ -870,7 +870,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<6>("results[].credential_infos[].mechanism") {
                     r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
                     r[1..5].copy_from_slice(&self.iterations.to_be_bytes());

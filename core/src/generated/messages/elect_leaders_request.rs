@@ -107,7 +107,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.election_type == 0_i8) {
+        if v <= 0 && self.election_type != 0_i8 {
             return Err(rt::write::not_in_version("election_type"));
         }
         n += rt::write::opt_array_size(&self.topic_partitions, v >= 2, true, v, "topic_partitions")?;
@@ -122,7 +122,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.election_type == 0_i8) {
+        if v <= 0 && self.election_type != 0_i8 {
             w.fail(rt::write::not_in_version("election_type"));
         }
         if v >= 1 {
@@ -467,7 +467,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.election_type == 0_i8) {
+            if v <= 0 && self.election_type != 0_i8 {
                 return Err(rt::write::not_in_version("election_type"));
             }
             n += rt::owned::opt_vec_size(self.topic_partitions.as_deref(), v >= 2, true, v, "topic_partitions")?;
@@ -482,7 +482,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.election_type == 0_i8) {
+            if v <= 0 && self.election_type != 0_i8 {
                 w.fail(rt::write::not_in_version("election_type"));
             }
             if v >= 1 {

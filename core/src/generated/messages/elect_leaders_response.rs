@@ -101,7 +101,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.error_code == 0_i16) {
+        if v <= 0 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("error_code"));
         }
         n += rt::write::array_size(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
@@ -116,7 +116,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.error_code == 0_i16) {
+        if v <= 0 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("error_code"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -742,7 +742,7 @@ pub mod owned {
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.error_code == 0_i16) {
+            if v <= 0 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("error_code"));
             }
             n += rt::owned::vec_size(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
@@ -757,7 +757,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.error_code == 0_i16) {
+            if v <= 0 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("error_code"));
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");

@@ -429,19 +429,19 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         if v >= 1 {
             n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
         }
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("leader_endpoints[].name"));
         }
         if v >= 1 {
             n += rt::write::str_size(self.host, v >= 1, "leader_endpoints[].host")?;
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("leader_endpoints[].host"));
         }
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             return Err(rt::write::not_in_version("leader_endpoints[].port"));
         }
         if v >= 1 {
@@ -455,13 +455,13 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("leader_endpoints[].name"));
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("leader_endpoints[].host"));
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             w.fail(rt::write::not_in_version("leader_endpoints[].port"));
         }
         if v >= 1 {
@@ -874,7 +874,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.candidate_id == 0_i32) {
+        if v <= 0 && self.candidate_id != 0_i32 {
             return Err(rt::write::not_in_version(
                 "topics[].partitions[].preferred_candidates[].candidate_id",
             ));
@@ -882,7 +882,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         if v >= 1 {
             n += 16;
         }
-        if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version(
                 "topics[].partitions[].preferred_candidates[].candidate_directory_id",
             ));
@@ -900,12 +900,12 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.candidate_id == 0_i32) {
+        if v <= 0 && self.candidate_id != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "topics[].partitions[].preferred_candidates[].candidate_id",
             ));
         }
-        if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version(
                 "topics[].partitions[].preferred_candidates[].candidate_directory_id",
             ));
@@ -1458,19 +1458,19 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
             }
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("leader_endpoints[].name"));
             }
             if v >= 1 {
                 n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("leader_endpoints[].host"));
             }
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 return Err(rt::write::not_in_version("leader_endpoints[].port"));
             }
             if v >= 1 {
@@ -1485,13 +1485,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].name"));
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].host"));
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 w.fail(rt::write::not_in_version("leader_endpoints[].port"));
             }
             if v >= 1 {
@@ -1500,7 +1500,7 @@ pub mod owned {
             if v >= 1 {
                 w.str(&self.host, v >= 1, "leader_endpoints[].host");
             }
-            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("leader_endpoints[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
@@ -1666,7 +1666,7 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.candidate_id == 0_i32) {
+            if v <= 0 && self.candidate_id != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "topics[].partitions[].preferred_candidates[].candidate_id",
                 ));
@@ -1674,7 +1674,7 @@ pub mod owned {
             if v >= 1 {
                 n += 16;
             }
-            if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version(
                     "topics[].partitions[].preferred_candidates[].candidate_directory_id",
                 ));
@@ -1693,17 +1693,17 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.candidate_id == 0_i32) {
+            if v <= 0 && self.candidate_id != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].preferred_candidates[].candidate_id",
                 ));
             }
-            if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].preferred_candidates[].candidate_directory_id",
                 ));
             }
-            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("topics[].partitions[].preferred_candidates[].candidate_id") {
                     r[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
                     r[4..20].copy_from_slice(self.candidate_directory_id.as_bytes());

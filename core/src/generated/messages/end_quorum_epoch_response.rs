@@ -124,13 +124,13 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
-        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+        if v <= 0 && !self.node_endpoints.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints"));
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.node_endpoints.is_empty()) {
+            if !self.node_endpoints.is_empty() {
                 let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -143,14 +143,14 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+        if v <= 0 && !self.node_endpoints.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints"));
         }
         w.i16(self.error_code, "error_code");
         w.array(&self.topics, v >= 1, v, "topics");
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = true && !(self.node_endpoints.is_empty());
+            let has_node_endpoints = !self.node_endpoints.is_empty();
             tags += usize::from(has_node_endpoints);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -459,19 +459,19 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.node_id == 0_i32) {
+        if v <= 0 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].node_id"));
         }
         if v >= 1 {
             n += rt::write::str_size(self.host, v >= 1, "node_endpoints[].host")?;
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints[].host"));
         }
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             return Err(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 1 {
@@ -485,13 +485,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.node_id == 0_i32) {
+        if v <= 0 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints[].host"));
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 1 {
@@ -1005,13 +1005,13 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
-            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            if v <= 0 && !self.node_endpoints.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints"));
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.node_endpoints.is_empty()) {
+                if !self.node_endpoints.is_empty() {
                     let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -1024,14 +1024,14 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            if v <= 0 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
             }
             w.i16(self.error_code, "error_code");
             rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = true && !(self.node_endpoints.is_empty());
+                let has_node_endpoints = !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1154,19 +1154,19 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.node_id == 0_i32) {
+            if v <= 0 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 1 {
                 n += rt::write::str_size(&self.host, v >= 1, "node_endpoints[].host")?;
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
             }
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 return Err(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 1 {
@@ -1181,13 +1181,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.node_id == 0_i32) {
+            if v <= 0 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints[].host"));
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 1 {
@@ -1196,7 +1196,7 @@ pub mod owned {
             if v >= 1 {
                 w.str(&self.host, v >= 1, "node_endpoints[].host");
             }
-            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("node_endpoints[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;

@@ -336,7 +336,7 @@ pub mod owned {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            if (v >= 5) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<11>("producer_id") {
                     r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                     r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());

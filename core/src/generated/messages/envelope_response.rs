@@ -241,7 +241,7 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.opt_bytes(self.response_data.as_deref(), true, true, "response_data");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;

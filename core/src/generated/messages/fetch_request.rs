@@ -146,7 +146,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                     0 => {
                         cluster_id_tag = rt::read::opt_str(c, true, v >= 12, "cluster_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
-                        rt::read::tag_at_default(c, cluster_id_tag == None);
+                        rt::read::tag_at_default(c, cluster_id_tag.is_none());
                     }
                     1 if v >= 15 => {
                         replica_state_tag = <ReplicaState as rt::Struct>::read(c, v)?;
@@ -250,10 +250,10 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v <= 14 {
             n += 4;
         }
-        if !(v <= 14) && !(self.replica_id == -1_i32) {
+        if v >= 15 && self.replica_id != -1_i32 {
             return Err(rt::write::not_in_version("replica_id"));
         }
-        if !(v >= 15) && !(self.replica_state == ReplicaState::DEFAULT) {
+        if v <= 14 && self.replica_state != ReplicaState::DEFAULT {
             return Err(rt::write::not_in_version("replica_state"));
         }
         if v >= 3 {
@@ -272,7 +272,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v >= 7 {
             n += rt::write::array_size(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
         }
-        if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+        if v <= 6 && !self.forgotten_topics_data.is_empty() {
             return Err(rt::write::not_in_version("forgotten_topics_data"));
         }
         if v >= 11 {
@@ -281,12 +281,12 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.cluster_id == None) {
+            if self.cluster_id.is_some() {
                 let s = rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 15 && !(self.replica_state == ReplicaState::DEFAULT) {
+            if v >= 15 && self.replica_state != ReplicaState::DEFAULT {
                 let s = rt::Struct::size(&self.replica_state, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
@@ -299,13 +299,13 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 14) && !(self.replica_id == -1_i32) {
+        if v >= 15 && self.replica_id != -1_i32 {
             w.fail(rt::write::not_in_version("replica_id"));
         }
-        if !(v >= 15) && !(self.replica_state == ReplicaState::DEFAULT) {
+        if v <= 14 && self.replica_state != ReplicaState::DEFAULT {
             w.fail(rt::write::not_in_version("replica_state"));
         }
-        if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+        if v <= 6 && !self.forgotten_topics_data.is_empty() {
             w.fail(rt::write::not_in_version("forgotten_topics_data"));
         }
         if v <= 14 {
@@ -334,9 +334,9 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         }
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_cluster_id = true && !(self.cluster_id == None);
+            let has_cluster_id = self.cluster_id.is_some();
             tags += usize::from(has_cluster_id);
-            let has_replica_state = v >= 15 && !(self.replica_state == ReplicaState::DEFAULT);
+            let has_replica_state = v >= 15 && self.replica_state != ReplicaState::DEFAULT;
             tags += usize::from(has_replica_state);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -505,13 +505,13 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         if v >= 15 {
             n += 4;
         }
-        if !(v >= 15) && !(self.replica_id == -1_i32) {
+        if v <= 14 && self.replica_id != -1_i32 {
             return Err(rt::write::not_in_version("replica_state.replica_id"));
         }
         if v >= 15 {
             n += 8;
         }
-        if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+        if v <= 14 && self.replica_epoch != -1_i64 {
             return Err(rt::write::not_in_version("replica_state.replica_epoch"));
         }
         if v >= 12 {
@@ -525,10 +525,10 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 15) && !(self.replica_id == -1_i32) {
+        if v <= 14 && self.replica_id != -1_i32 {
             w.fail(rt::write::not_in_version("replica_state.replica_id"));
         }
-        if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+        if v <= 14 && self.replica_epoch != -1_i64 {
             w.fail(rt::write::not_in_version("replica_state.replica_epoch"));
         }
         if v >= 15 {
@@ -886,7 +886,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         if v >= 7 {
             n += rt::write::array_size(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
         }
-        if !(v >= 7) && !(self.partitions.is_empty()) {
+        if v <= 6 && !self.partitions.is_empty() {
             return Err(rt::write::not_in_version("forgotten_topics_data[].partitions"));
         }
         if v >= 12 {
@@ -900,7 +900,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 7) && !(self.partitions.is_empty()) {
+        if v <= 6 && !self.partitions.is_empty() {
             w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
         }
         if (7..=12).contains(&v) {
@@ -1170,7 +1170,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         if v >= 12 {
             n += 4;
         }
-        if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+        if v <= 11 && self.last_fetched_epoch != -1_i32 {
             return Err(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
         }
         if v >= 5 {
@@ -1179,12 +1179,12 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 17 && !(self.replica_directory_id == rt::Uuid::nil()) {
+            if v >= 17 && self.replica_directory_id != rt::Uuid::nil() {
                 let s = 16;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 18 && !(self.high_watermark == 9223372036854775807_i64) {
+            if v >= 18 && self.high_watermark != 9223372036854775807_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
@@ -1197,7 +1197,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+        if v <= 11 && self.last_fetched_epoch != -1_i32 {
             w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
         }
         w.i32(self.partition, "topics[].partitions[].partition");
@@ -1214,9 +1214,9 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_replica_directory_id = v >= 17 && !(self.replica_directory_id == rt::Uuid::nil());
+            let has_replica_directory_id = v >= 17 && self.replica_directory_id != rt::Uuid::nil();
             tags += usize::from(has_replica_directory_id);
-            let has_high_watermark = v >= 18 && !(self.high_watermark == 9223372036854775807_i64);
+            let has_high_watermark = v >= 18 && self.high_watermark != 9223372036854775807_i64;
             tags += usize::from(has_high_watermark);
             w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1892,10 +1892,10 @@ pub mod owned {
             if v <= 14 {
                 n += 4;
             }
-            if !(v <= 14) && !(self.replica_id == -1_i32) {
+            if v >= 15 && self.replica_id != -1_i32 {
                 return Err(rt::write::not_in_version("replica_id"));
             }
-            if !(v >= 15) && !(self.replica_state == ReplicaState::default()) {
+            if v <= 14 && self.replica_state != ReplicaState::default() {
                 return Err(rt::write::not_in_version("replica_state"));
             }
             if v >= 3 {
@@ -1914,7 +1914,7 @@ pub mod owned {
             if v >= 7 {
                 n += rt::owned::vec_size(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
             }
-            if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+            if v <= 6 && !self.forgotten_topics_data.is_empty() {
                 return Err(rt::write::not_in_version("forgotten_topics_data"));
             }
             if v >= 11 {
@@ -1923,12 +1923,12 @@ pub mod owned {
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.cluster_id.is_none()) {
+                if self.cluster_id.is_some() {
                     let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, v >= 12, "cluster_id")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 15 && !(self.replica_state == ReplicaState::default()) {
+                if v >= 15 && self.replica_state != ReplicaState::default() {
                     let s = rt::OwnedStruct::size(&self.replica_state, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
@@ -1941,13 +1941,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 14) && !(self.replica_id == -1_i32) {
+            if v >= 15 && self.replica_id != -1_i32 {
                 w.fail(rt::write::not_in_version("replica_id"));
             }
-            if !(v >= 15) && !(self.replica_state == ReplicaState::default()) {
+            if v <= 14 && self.replica_state != ReplicaState::default() {
                 w.fail(rt::write::not_in_version("replica_state"));
             }
-            if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+            if v <= 6 && !self.forgotten_topics_data.is_empty() {
                 w.fail(rt::write::not_in_version("forgotten_topics_data"));
             }
             if v <= 14 {
@@ -1978,9 +1978,9 @@ pub mod owned {
             }
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_cluster_id = true && !(self.cluster_id.is_none());
+                let has_cluster_id = self.cluster_id.is_some();
                 tags += usize::from(has_cluster_id);
-                let has_replica_state = v >= 15 && !(self.replica_state == ReplicaState::default());
+                let has_replica_state = v >= 15 && self.replica_state != ReplicaState::default();
                 tags += usize::from(has_replica_state);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2050,13 +2050,13 @@ pub mod owned {
             if v >= 15 {
                 n += 4;
             }
-            if !(v >= 15) && !(self.replica_id == -1_i32) {
+            if v <= 14 && self.replica_id != -1_i32 {
                 return Err(rt::write::not_in_version("replica_state.replica_id"));
             }
             if v >= 15 {
                 n += 8;
             }
-            if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+            if v <= 14 && self.replica_epoch != -1_i64 {
                 return Err(rt::write::not_in_version("replica_state.replica_epoch"));
             }
             if v >= 12 {
@@ -2071,13 +2071,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 15) && !(self.replica_id == -1_i32) {
+            if v <= 14 && self.replica_id != -1_i32 {
                 w.fail(rt::write::not_in_version("replica_state.replica_id"));
             }
-            if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+            if v <= 14 && self.replica_epoch != -1_i64 {
                 w.fail(rt::write::not_in_version("replica_state.replica_epoch"));
             }
-            if (v >= 15) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+            if v >= 15 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("replica_state.replica_id") {
                     r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
                     r[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
@@ -2224,7 +2224,7 @@ pub mod owned {
             if v >= 7 {
                 n += rt::owned::vec_size(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
             }
-            if !(v >= 7) && !(self.partitions.is_empty()) {
+            if v <= 6 && !self.partitions.is_empty() {
                 return Err(rt::write::not_in_version("forgotten_topics_data[].partitions"));
             }
             if v >= 12 {
@@ -2239,7 +2239,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 7) && !(self.partitions.is_empty()) {
+            if v <= 6 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
             }
             if (7..=12).contains(&v) {
@@ -2329,7 +2329,7 @@ pub mod owned {
             if v >= 12 {
                 n += 4;
             }
-            if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+            if v <= 11 && self.last_fetched_epoch != -1_i32 {
                 return Err(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
             }
             if v >= 5 {
@@ -2338,12 +2338,12 @@ pub mod owned {
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 17 && !(self.replica_directory_id == rt::Uuid::nil()) {
+                if v >= 17 && self.replica_directory_id != rt::Uuid::nil() {
                     let s = 16;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 18 && !(self.high_watermark == 9223372036854775807_i64) {
+                if v >= 18 && self.high_watermark != 9223372036854775807_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
@@ -2357,7 +2357,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+            if v <= 11 && self.last_fetched_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
             }
             w.i32(self.partition, "topics[].partitions[].partition");
@@ -2374,9 +2374,9 @@ pub mod owned {
             w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_replica_directory_id = v >= 17 && !(self.replica_directory_id == rt::Uuid::nil());
+                let has_replica_directory_id = v >= 17 && self.replica_directory_id != rt::Uuid::nil();
                 tags += usize::from(has_replica_directory_id);
-                let has_high_watermark = v >= 18 && !(self.high_watermark == 9223372036854775807_i64);
+                let has_high_watermark = v >= 18 && self.high_watermark != 9223372036854775807_i64;
                 tags += usize::from(has_high_watermark);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

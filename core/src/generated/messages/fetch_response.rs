@@ -172,17 +172,17 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         if v >= 7 {
             n += 4;
         }
-        if !(v >= 7) && !(self.session_id == 0_i32) {
+        if v <= 6 && self.session_id != 0_i32 {
             return Err(rt::write::not_in_version("session_id"));
         }
         n += rt::write::array_size(&self.responses, v >= 12, v, "responses")?;
-        if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+        if v <= 15 && !self.node_endpoints.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints"));
         }
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 16 && !(self.node_endpoints.is_empty()) {
+            if v >= 16 && !self.node_endpoints.is_empty() {
                 let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -195,10 +195,10 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 7) && !(self.session_id == 0_i32) {
+        if v <= 6 && self.session_id != 0_i32 {
             w.fail(rt::write::not_in_version("session_id"));
         }
-        if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+        if v <= 15 && !self.node_endpoints.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints"));
         }
         if v >= 1 {
@@ -213,7 +213,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         w.array(&self.responses, v >= 12, v, "responses");
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 16 && !(self.node_endpoints.is_empty());
+            let has_node_endpoints = v >= 16 && !self.node_endpoints.is_empty();
             tags += usize::from(has_node_endpoints);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -580,25 +580,25 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 16 {
             n += 4;
         }
-        if !(v >= 16) && !(self.node_id == 0_i32) {
+        if v <= 15 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].node_id"));
         }
         if v >= 16 {
             n += rt::write::str_size(self.host, v >= 12, "node_endpoints[].host")?;
         }
-        if !(v >= 16) && !(self.host == "") {
+        if v <= 15 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints[].host"));
         }
         if v >= 16 {
             n += 4;
         }
-        if !(v >= 16) && !(self.port == 0_i32) {
+        if v <= 15 && self.port != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 16 {
             n += rt::write::opt_str_size(self.rack, v >= 12, v >= 16, "node_endpoints[].rack")?;
         }
-        if !(v >= 16) && !(self.rack == None) {
+        if v <= 15 && self.rack.is_some() {
             return Err(rt::write::not_in_version("node_endpoints[].rack"));
         }
         if v >= 12 {
@@ -612,16 +612,16 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 16) && !(self.node_id == 0_i32) {
+        if v <= 15 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
         }
-        if !(v >= 16) && !(self.host == "") {
+        if v <= 15 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints[].host"));
         }
-        if !(v >= 16) && !(self.port == 0_i32) {
+        if v <= 15 && self.port != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
-        if !(v >= 16) && !(self.rack == None) {
+        if v <= 15 && self.rack.is_some() {
             w.fail(rt::write::not_in_version("node_endpoints[].rack"));
         }
         if v >= 16 {
@@ -938,13 +938,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 5 {
             n += 8;
         }
-        if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::DEFAULT) {
+        if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
             return Err(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
         }
-        if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+        if v <= 11 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
             return Err(rt::write::not_in_version("responses[].partitions[].current_leader"));
         }
-        if !(v >= 12) && !(self.snapshot_id == SnapshotId::DEFAULT) {
+        if v <= 11 && self.snapshot_id != SnapshotId::DEFAULT {
             return Err(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
         }
         if v >= 4 {
@@ -959,7 +959,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 11 {
             n += 4;
         }
-        if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+        if v <= 10 && self.preferred_read_replica != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].preferred_read_replica",
             ));
@@ -968,17 +968,17 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.diverging_epoch == EpochEndOffset::DEFAULT) {
+            if self.diverging_epoch != EpochEndOffset::DEFAULT {
                 let s = rt::Struct::size(&self.diverging_epoch, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+            if self.current_leader != LeaderIdAndEpoch::DEFAULT {
                 let s = rt::Struct::size(&self.current_leader, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.snapshot_id == SnapshotId::DEFAULT) {
+            if self.snapshot_id != SnapshotId::DEFAULT {
                 let s = rt::Struct::size(&self.snapshot_id, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
@@ -993,16 +993,16 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::DEFAULT) {
+        if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
             w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
         }
-        if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+        if v <= 11 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
             w.fail(rt::write::not_in_version("responses[].partitions[].current_leader"));
         }
-        if !(v >= 12) && !(self.snapshot_id == SnapshotId::DEFAULT) {
+        if v <= 11 && self.snapshot_id != SnapshotId::DEFAULT {
             w.fail(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
         }
-        if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+        if v <= 10 && self.preferred_read_replica != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].preferred_read_replica",
             ));
@@ -1034,11 +1034,11 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.opt_bytes(self.records, v >= 12, true, "responses[].partitions[].records");
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_diverging_epoch = true && !(self.diverging_epoch == EpochEndOffset::DEFAULT);
+            let has_diverging_epoch = self.diverging_epoch != EpochEndOffset::DEFAULT;
             tags += usize::from(has_diverging_epoch);
-            let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT);
+            let has_current_leader = self.current_leader != LeaderIdAndEpoch::DEFAULT;
             tags += usize::from(has_current_leader);
-            let has_snapshot_id = true && !(self.snapshot_id == SnapshotId::DEFAULT);
+            let has_snapshot_id = self.snapshot_id != SnapshotId::DEFAULT;
             tags += usize::from(has_snapshot_id);
             w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1217,7 +1217,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         if v >= 12 {
             n += 4;
         }
-        if !(v >= 12) && !(self.epoch == -1_i32) {
+        if v <= 11 && self.epoch != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].diverging_epoch.epoch",
             ));
@@ -1225,7 +1225,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         if v >= 12 {
             n += 8;
         }
-        if !(v >= 12) && !(self.end_offset == -1_i64) {
+        if v <= 11 && self.end_offset != -1_i64 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].diverging_epoch.end_offset",
             ));
@@ -1243,12 +1243,12 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 12) && !(self.epoch == -1_i32) {
+        if v <= 11 && self.epoch != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].diverging_epoch.epoch",
             ));
         }
-        if !(v >= 12) && !(self.end_offset == -1_i64) {
+        if v <= 11 && self.end_offset != -1_i64 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].diverging_epoch.end_offset",
             ));
@@ -1414,7 +1414,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         if v >= 12 {
             n += 4;
         }
-        if !(v >= 12) && !(self.leader_id == -1_i32) {
+        if v <= 11 && self.leader_id != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].current_leader.leader_id",
             ));
@@ -1422,7 +1422,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         if v >= 12 {
             n += 4;
         }
-        if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+        if v <= 11 && self.leader_epoch != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].current_leader.leader_epoch",
             ));
@@ -1440,12 +1440,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 12) && !(self.leader_id == -1_i32) {
+        if v <= 11 && self.leader_id != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].current_leader.leader_id",
             ));
         }
-        if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+        if v <= 11 && self.leader_epoch != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].current_leader.leader_epoch",
             ));
@@ -1772,7 +1772,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         if v >= 4 {
             n += 8;
         }
-        if !(v >= 4) && !(self.producer_id == 0_i64) {
+        if v <= 3 && self.producer_id != 0_i64 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].aborted_transactions[].producer_id",
             ));
@@ -1780,7 +1780,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         if v >= 4 {
             n += 8;
         }
-        if !(v >= 4) && !(self.first_offset == 0_i64) {
+        if v <= 3 && self.first_offset != 0_i64 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].aborted_transactions[].first_offset",
             ));
@@ -1798,12 +1798,12 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.producer_id == 0_i64) {
+        if v <= 3 && self.producer_id != 0_i64 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].aborted_transactions[].producer_id",
             ));
         }
-        if !(v >= 4) && !(self.first_offset == 0_i64) {
+        if v <= 3 && self.first_offset != 0_i64 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].aborted_transactions[].first_offset",
             ));
@@ -2547,17 +2547,17 @@ pub mod owned {
             if v >= 7 {
                 n += 4;
             }
-            if !(v >= 7) && !(self.session_id == 0_i32) {
+            if v <= 6 && self.session_id != 0_i32 {
                 return Err(rt::write::not_in_version("session_id"));
             }
             n += rt::owned::vec_size(&self.responses, v >= 12, v, "responses")?;
-            if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+            if v <= 15 && !self.node_endpoints.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints"));
             }
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 16 && !(self.node_endpoints.is_empty()) {
+                if v >= 16 && !self.node_endpoints.is_empty() {
                     let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -2570,10 +2570,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 7) && !(self.session_id == 0_i32) {
+            if v <= 6 && self.session_id != 0_i32 {
                 w.fail(rt::write::not_in_version("session_id"));
             }
-            if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+            if v <= 15 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
             }
             if v >= 1 {
@@ -2588,7 +2588,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.responses, v >= 12, v, "responses");
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 16 && !(self.node_endpoints.is_empty());
+                let has_node_endpoints = v >= 16 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2729,25 +2729,25 @@ pub mod owned {
             if v >= 16 {
                 n += 4;
             }
-            if !(v >= 16) && !(self.node_id == 0_i32) {
+            if v <= 15 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 16 {
                 n += rt::write::str_size(&self.host, v >= 12, "node_endpoints[].host")?;
             }
-            if !(v >= 16) && !(self.host == "") {
+            if v <= 15 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
             }
             if v >= 16 {
                 n += 4;
             }
-            if !(v >= 16) && !(self.port == 0_i32) {
+            if v <= 15 && self.port != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 16 {
                 n += rt::write::opt_str_size(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack")?;
             }
-            if !(v >= 16) && !(self.rack.is_none()) {
+            if v <= 15 && self.rack.is_some() {
                 return Err(rt::write::not_in_version("node_endpoints[].rack"));
             }
             if v >= 12 {
@@ -2762,16 +2762,16 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 16) && !(self.node_id == 0_i32) {
+            if v <= 15 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
-            if !(v >= 16) && !(self.host == "") {
+            if v <= 15 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints[].host"));
             }
-            if !(v >= 16) && !(self.port == 0_i32) {
+            if v <= 15 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
-            if !(v >= 16) && !(self.rack.is_none()) {
+            if v <= 15 && self.rack.is_some() {
                 w.fail(rt::write::not_in_version("node_endpoints[].rack"));
             }
             if v >= 16 {
@@ -2873,13 +2873,13 @@ pub mod owned {
             if v >= 5 {
                 n += 8;
             }
-            if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::default()) {
+            if v <= 11 && self.diverging_epoch != EpochEndOffset::default() {
                 return Err(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
             }
-            if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+            if v <= 11 && self.current_leader != LeaderIdAndEpoch::default() {
                 return Err(rt::write::not_in_version("responses[].partitions[].current_leader"));
             }
-            if !(v >= 12) && !(self.snapshot_id == SnapshotId::default()) {
+            if v <= 11 && self.snapshot_id != SnapshotId::default() {
                 return Err(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
             }
             if v >= 4 {
@@ -2894,7 +2894,7 @@ pub mod owned {
             if v >= 11 {
                 n += 4;
             }
-            if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+            if v <= 10 && self.preferred_read_replica != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].preferred_read_replica",
                 ));
@@ -2908,17 +2908,17 @@ pub mod owned {
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.diverging_epoch == EpochEndOffset::default()) {
+                if self.diverging_epoch != EpochEndOffset::default() {
                     let s = rt::OwnedStruct::size(&self.diverging_epoch, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                if self.current_leader != LeaderIdAndEpoch::default() {
                     let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.snapshot_id == SnapshotId::default()) {
+                if self.snapshot_id != SnapshotId::default() {
                     let s = rt::OwnedStruct::size(&self.snapshot_id, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
@@ -2934,16 +2934,16 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::default()) {
+            if v <= 11 && self.diverging_epoch != EpochEndOffset::default() {
                 w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
             }
-            if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+            if v <= 11 && self.current_leader != LeaderIdAndEpoch::default() {
                 w.fail(rt::write::not_in_version("responses[].partitions[].current_leader"));
             }
-            if !(v >= 12) && !(self.snapshot_id == SnapshotId::default()) {
+            if v <= 11 && self.snapshot_id != SnapshotId::default() {
                 w.fail(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
             }
-            if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+            if v <= 10 && self.preferred_read_replica != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].preferred_read_replica",
                 ));
@@ -2983,11 +2983,11 @@ pub mod owned {
             );
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_diverging_epoch = true && !(self.diverging_epoch == EpochEndOffset::default());
+                let has_diverging_epoch = self.diverging_epoch != EpochEndOffset::default();
                 tags += usize::from(has_diverging_epoch);
-                let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::default());
+                let has_current_leader = self.current_leader != LeaderIdAndEpoch::default();
                 tags += usize::from(has_current_leader);
-                let has_snapshot_id = true && !(self.snapshot_id == SnapshotId::default());
+                let has_snapshot_id = self.snapshot_id != SnapshotId::default();
                 tags += usize::from(has_snapshot_id);
                 w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -3062,7 +3062,7 @@ pub mod owned {
             if v >= 12 {
                 n += 4;
             }
-            if !(v >= 12) && !(self.epoch == -1_i32) {
+            if v <= 11 && self.epoch != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].diverging_epoch.epoch",
                 ));
@@ -3070,7 +3070,7 @@ pub mod owned {
             if v >= 12 {
                 n += 8;
             }
-            if !(v >= 12) && !(self.end_offset == -1_i64) {
+            if v <= 11 && self.end_offset != -1_i64 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].diverging_epoch.end_offset",
                 ));
@@ -3089,17 +3089,17 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 12) && !(self.epoch == -1_i32) {
+            if v <= 11 && self.epoch != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].diverging_epoch.epoch",
                 ));
             }
-            if !(v >= 12) && !(self.end_offset == -1_i64) {
+            if v <= 11 && self.end_offset != -1_i64 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].diverging_epoch.end_offset",
                 ));
             }
-            if (v >= 12) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+            if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("responses[].partitions[].diverging_epoch.epoch") {
                     r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
@@ -3164,7 +3164,7 @@ pub mod owned {
             if v >= 12 {
                 n += 4;
             }
-            if !(v >= 12) && !(self.leader_id == -1_i32) {
+            if v <= 11 && self.leader_id != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].current_leader.leader_id",
                 ));
@@ -3172,7 +3172,7 @@ pub mod owned {
             if v >= 12 {
                 n += 4;
             }
-            if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+            if v <= 11 && self.leader_epoch != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].current_leader.leader_epoch",
                 ));
@@ -3191,17 +3191,17 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 12) && !(self.leader_id == -1_i32) {
+            if v <= 11 && self.leader_id != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].current_leader.leader_id",
                 ));
             }
-            if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+            if v <= 11 && self.leader_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].current_leader.leader_epoch",
                 ));
             }
-            if (v >= 12) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+            if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("responses[].partitions[].current_leader.leader_id") {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -3340,7 +3340,7 @@ pub mod owned {
             if v >= 4 {
                 n += 8;
             }
-            if !(v >= 4) && !(self.producer_id == 0_i64) {
+            if v <= 3 && self.producer_id != 0_i64 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].aborted_transactions[].producer_id",
                 ));
@@ -3348,7 +3348,7 @@ pub mod owned {
             if v >= 4 {
                 n += 8;
             }
-            if !(v >= 4) && !(self.first_offset == 0_i64) {
+            if v <= 3 && self.first_offset != 0_i64 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].aborted_transactions[].first_offset",
                 ));
@@ -3367,17 +3367,17 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.producer_id == 0_i64) {
+            if v <= 3 && self.producer_id != 0_i64 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].aborted_transactions[].producer_id",
                 ));
             }
-            if !(v >= 4) && !(self.first_offset == 0_i64) {
+            if v <= 3 && self.first_offset != 0_i64 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].aborted_transactions[].first_offset",
                 ));
             }
-            if (v >= 4) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+            if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("responses[].partitions[].aborted_transactions[].producer_id") {
                     r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                     r[8..16].copy_from_slice(&self.first_offset.to_be_bytes());

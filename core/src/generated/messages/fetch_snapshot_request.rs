@@ -78,7 +78,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
                     0 => {
                         cluster_id_tag = rt::read::opt_str(c, true, true, "cluster_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
-                        rt::read::tag_at_default(c, cluster_id_tag == None);
+                        rt::read::tag_at_default(c, cluster_id_tag.is_none());
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -134,7 +134,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.cluster_id == None) {
+            if self.cluster_id.is_some() {
                 let s = rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -152,7 +152,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         w.array(&self.topics, true, v, "topics");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_cluster_id = true && !(self.cluster_id == None);
+            let has_cluster_id = self.cluster_id.is_some();
             tags += usize::from(has_cluster_id);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -471,7 +471,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.replica_directory_id == rt::Uuid::nil()) {
+            if v >= 1 && self.replica_directory_id != rt::Uuid::nil() {
                 let s = 16;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -490,7 +490,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         w.i64(self.position, "topics[].partitions[].position");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_replica_directory_id = v >= 1 && !(self.replica_directory_id == rt::Uuid::nil());
+            let has_replica_directory_id = v >= 1 && self.replica_directory_id != rt::Uuid::nil();
             tags += usize::from(has_replica_directory_id);
             w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1011,7 +1011,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.cluster_id.is_none()) {
+                if self.cluster_id.is_some() {
                     let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -1031,7 +1031,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_cluster_id = true && !(self.cluster_id.is_none());
+                let has_cluster_id = self.cluster_id.is_some();
                 tags += usize::from(has_cluster_id);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1168,7 +1168,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && !(self.replica_directory_id == rt::Uuid::nil()) {
+                if v >= 1 && self.replica_directory_id != rt::Uuid::nil() {
                     let s = 16;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -1190,7 +1190,7 @@ pub mod owned {
             w.i64(self.position, "topics[].partitions[].position");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_replica_directory_id = v >= 1 && !(self.replica_directory_id == rt::Uuid::nil());
+                let has_replica_directory_id = v >= 1 && self.replica_directory_id != rt::Uuid::nil();
                 tags += usize::from(has_replica_directory_id);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1259,7 +1259,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("topics[].partitions[].snapshot_id.end_offset") {
                     r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());

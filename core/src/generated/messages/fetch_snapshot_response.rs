@@ -140,13 +140,13 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+        if v <= 0 && !self.node_endpoints.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints"));
         }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.node_endpoints.is_empty()) {
+            if v >= 1 && !self.node_endpoints.is_empty() {
                 let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -159,7 +159,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+        if v <= 0 && !self.node_endpoints.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -167,7 +167,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         w.array(&self.topics, true, v, "topics");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
+            let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
             tags += usize::from(has_node_endpoints);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -466,19 +466,19 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.node_id == 0_i32) {
+        if v <= 0 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].node_id"));
         }
         if v >= 1 {
             n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints[].host"));
         }
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             return Err(rt::write::not_in_version("node_endpoints[].port"));
         }
         if true {
@@ -492,13 +492,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.node_id == 0_i32) {
+        if v <= 0 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints[].host"));
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 1 {
@@ -714,7 +714,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+            if self.current_leader != LeaderIdAndEpoch::DEFAULT {
                 let s = rt::Struct::size(&self.current_leader, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -740,7 +740,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         );
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT);
+            let has_current_leader = self.current_leader != LeaderIdAndEpoch::DEFAULT;
             tags += usize::from(has_current_leader);
             w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1551,13 +1551,13 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            if v <= 0 && !self.node_endpoints.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints"));
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && !(self.node_endpoints.is_empty()) {
+                if v >= 1 && !self.node_endpoints.is_empty() {
                     let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -1570,7 +1570,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            if v <= 0 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
             }
             if let Some(r) = w.run::<6>("throttle_time_ms") {
@@ -1580,7 +1580,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
+                let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1703,19 +1703,19 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.node_id == 0_i32) {
+            if v <= 0 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 1 {
                 n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
             }
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 return Err(rt::write::not_in_version("node_endpoints[].port"));
             }
             if true {
@@ -1730,13 +1730,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.node_id == 0_i32) {
+            if v <= 0 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints[].host"));
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 1 {
@@ -1830,7 +1830,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                if self.current_leader != LeaderIdAndEpoch::default() {
                     let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -1861,7 +1861,7 @@ pub mod owned {
             );
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::default());
+                let has_current_leader = self.current_leader != LeaderIdAndEpoch::default();
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1930,7 +1930,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("topics[].partitions[].snapshot_id.end_offset") {
                     r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
@@ -2004,7 +2004,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("topics[].partitions[].current_leader.leader_id") {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());

@@ -103,19 +103,19 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
         if v <= 3 {
             n += rt::write::str_size(self.key, v >= 3, "key")?;
         }
-        if !(v <= 3) && !(self.key == "") {
+        if v >= 4 && !self.key.is_empty() {
             return Err(rt::write::not_in_version("key"));
         }
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.key_type == 0_i8) {
+        if v <= 0 && self.key_type != 0_i8 {
             return Err(rt::write::not_in_version("key_type"));
         }
         if v >= 4 {
             n += rt::write::array_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
         }
-        if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+        if v <= 3 && !self.coordinator_keys.is_empty() {
             return Err(rt::write::not_in_version("coordinator_keys"));
         }
         if v >= 3 {
@@ -129,13 +129,13 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 3) && !(self.key == "") {
+        if v >= 4 && !self.key.is_empty() {
             w.fail(rt::write::not_in_version("key"));
         }
-        if !(v >= 1) && !(self.key_type == 0_i8) {
+        if v <= 0 && self.key_type != 0_i8 {
             w.fail(rt::write::not_in_version("key_type"));
         }
-        if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+        if v <= 3 && !self.coordinator_keys.is_empty() {
             w.fail(rt::write::not_in_version("coordinator_keys"));
         }
         if v <= 3 {
@@ -292,19 +292,19 @@ pub mod owned {
             if v <= 3 {
                 n += rt::write::str_size(&self.key, v >= 3, "key")?;
             }
-            if !(v <= 3) && !(self.key == "") {
+            if v >= 4 && !self.key.is_empty() {
                 return Err(rt::write::not_in_version("key"));
             }
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.key_type == 0_i8) {
+            if v <= 0 && self.key_type != 0_i8 {
                 return Err(rt::write::not_in_version("key_type"));
             }
             if v >= 4 {
                 n += rt::owned::vec_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
             }
-            if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+            if v <= 3 && !self.coordinator_keys.is_empty() {
                 return Err(rt::write::not_in_version("coordinator_keys"));
             }
             if v >= 3 {
@@ -318,13 +318,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 3) && !(self.key == "") {
+            if v >= 4 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("key"));
             }
-            if !(v >= 1) && !(self.key_type == 0_i8) {
+            if v <= 0 && self.key_type != 0_i8 {
                 w.fail(rt::write::not_in_version("key_type"));
             }
-            if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+            if v <= 3 && !self.coordinator_keys.is_empty() {
                 w.fail(rt::write::not_in_version("coordinator_keys"));
             }
             if v <= 3 {

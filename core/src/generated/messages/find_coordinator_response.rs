@@ -148,7 +148,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         if v <= 3 {
             n += 2;
         }
-        if !(v <= 3) && !(self.error_code == 0_i16) {
+        if v >= 4 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("error_code"));
         }
         if (1..=3).contains(&v) {
@@ -157,25 +157,25 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         if v <= 3 {
             n += 4;
         }
-        if !(v <= 3) && !(self.node_id == 0_i32) {
+        if v >= 4 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("node_id"));
         }
         if v <= 3 {
             n += rt::write::str_size(self.host, v >= 3, "host")?;
         }
-        if !(v <= 3) && !(self.host == "") {
+        if v >= 4 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("host"));
         }
         if v <= 3 {
             n += 4;
         }
-        if !(v <= 3) && !(self.port == 0_i32) {
+        if v >= 4 && self.port != 0_i32 {
             return Err(rt::write::not_in_version("port"));
         }
         if v >= 4 {
             n += rt::write::array_size(&self.coordinators, v >= 3, v, "coordinators")?;
         }
-        if !(v >= 4) && !(self.coordinators.is_empty()) {
+        if v <= 3 && !self.coordinators.is_empty() {
             return Err(rt::write::not_in_version("coordinators"));
         }
         if v >= 3 {
@@ -189,19 +189,19 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 3) && !(self.error_code == 0_i16) {
+        if v >= 4 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("error_code"));
         }
-        if !(v <= 3) && !(self.node_id == 0_i32) {
+        if v >= 4 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("node_id"));
         }
-        if !(v <= 3) && !(self.host == "") {
+        if v >= 4 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("host"));
         }
-        if !(v <= 3) && !(self.port == 0_i32) {
+        if v >= 4 && self.port != 0_i32 {
             w.fail(rt::write::not_in_version("port"));
         }
-        if !(v >= 4) && !(self.coordinators.is_empty()) {
+        if v <= 3 && !self.coordinators.is_empty() {
             w.fail(rt::write::not_in_version("coordinators"));
         }
         if v >= 1 {
@@ -452,31 +452,31 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         if v >= 4 {
             n += rt::write::str_size(self.key, v >= 3, "coordinators[].key")?;
         }
-        if !(v >= 4) && !(self.key == "") {
+        if v <= 3 && !self.key.is_empty() {
             return Err(rt::write::not_in_version("coordinators[].key"));
         }
         if v >= 4 {
             n += 4;
         }
-        if !(v >= 4) && !(self.node_id == 0_i32) {
+        if v <= 3 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("coordinators[].node_id"));
         }
         if v >= 4 {
             n += rt::write::str_size(self.host, v >= 3, "coordinators[].host")?;
         }
-        if !(v >= 4) && !(self.host == "") {
+        if v <= 3 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("coordinators[].host"));
         }
         if v >= 4 {
             n += 4;
         }
-        if !(v >= 4) && !(self.port == 0_i32) {
+        if v <= 3 && self.port != 0_i32 {
             return Err(rt::write::not_in_version("coordinators[].port"));
         }
         if v >= 4 {
             n += 2;
         }
-        if !(v >= 4) && !(self.error_code == 0_i16) {
+        if v <= 3 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("coordinators[].error_code"));
         }
         if v >= 4 {
@@ -493,19 +493,19 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.key == "") {
+        if v <= 3 && !self.key.is_empty() {
             w.fail(rt::write::not_in_version("coordinators[].key"));
         }
-        if !(v >= 4) && !(self.node_id == 0_i32) {
+        if v <= 3 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("coordinators[].node_id"));
         }
-        if !(v >= 4) && !(self.host == "") {
+        if v <= 3 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("coordinators[].host"));
         }
-        if !(v >= 4) && !(self.port == 0_i32) {
+        if v <= 3 && self.port != 0_i32 {
             w.fail(rt::write::not_in_version("coordinators[].port"));
         }
-        if !(v >= 4) && !(self.error_code == 0_i16) {
+        if v <= 3 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("coordinators[].error_code"));
         }
         if v >= 4 {
@@ -877,7 +877,7 @@ pub mod owned {
             if v <= 3 {
                 n += 2;
             }
-            if !(v <= 3) && !(self.error_code == 0_i16) {
+            if v >= 4 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("error_code"));
             }
             if (1..=3).contains(&v) {
@@ -891,25 +891,25 @@ pub mod owned {
             if v <= 3 {
                 n += 4;
             }
-            if !(v <= 3) && !(self.node_id == 0_i32) {
+            if v >= 4 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("node_id"));
             }
             if v <= 3 {
                 n += rt::write::str_size(&self.host, v >= 3, "host")?;
             }
-            if !(v <= 3) && !(self.host == "") {
+            if v >= 4 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("host"));
             }
             if v <= 3 {
                 n += 4;
             }
-            if !(v <= 3) && !(self.port == 0_i32) {
+            if v >= 4 && self.port != 0_i32 {
                 return Err(rt::write::not_in_version("port"));
             }
             if v >= 4 {
                 n += rt::owned::vec_size(&self.coordinators, v >= 3, v, "coordinators")?;
             }
-            if !(v >= 4) && !(self.coordinators.is_empty()) {
+            if v <= 3 && !self.coordinators.is_empty() {
                 return Err(rt::write::not_in_version("coordinators"));
             }
             if v >= 3 {
@@ -923,19 +923,19 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 3) && !(self.error_code == 0_i16) {
+            if v >= 4 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("error_code"));
             }
-            if !(v <= 3) && !(self.node_id == 0_i32) {
+            if v >= 4 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_id"));
             }
-            if !(v <= 3) && !(self.host == "") {
+            if v >= 4 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("host"));
             }
-            if !(v <= 3) && !(self.port == 0_i32) {
+            if v >= 4 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("port"));
             }
-            if !(v >= 4) && !(self.coordinators.is_empty()) {
+            if v <= 3 && !self.coordinators.is_empty() {
                 w.fail(rt::write::not_in_version("coordinators"));
             }
             if v >= 1 {
@@ -1028,31 +1028,31 @@ pub mod owned {
             if v >= 4 {
                 n += rt::write::str_size(&self.key, v >= 3, "coordinators[].key")?;
             }
-            if !(v >= 4) && !(self.key == "") {
+            if v <= 3 && !self.key.is_empty() {
                 return Err(rt::write::not_in_version("coordinators[].key"));
             }
             if v >= 4 {
                 n += 4;
             }
-            if !(v >= 4) && !(self.node_id == 0_i32) {
+            if v <= 3 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("coordinators[].node_id"));
             }
             if v >= 4 {
                 n += rt::write::str_size(&self.host, v >= 3, "coordinators[].host")?;
             }
-            if !(v >= 4) && !(self.host == "") {
+            if v <= 3 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("coordinators[].host"));
             }
             if v >= 4 {
                 n += 4;
             }
-            if !(v >= 4) && !(self.port == 0_i32) {
+            if v <= 3 && self.port != 0_i32 {
                 return Err(rt::write::not_in_version("coordinators[].port"));
             }
             if v >= 4 {
                 n += 2;
             }
-            if !(v >= 4) && !(self.error_code == 0_i16) {
+            if v <= 3 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("coordinators[].error_code"));
             }
             if v >= 4 {
@@ -1075,19 +1075,19 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.key == "") {
+            if v <= 3 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("coordinators[].key"));
             }
-            if !(v >= 4) && !(self.node_id == 0_i32) {
+            if v <= 3 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("coordinators[].node_id"));
             }
-            if !(v >= 4) && !(self.host == "") {
+            if v <= 3 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("coordinators[].host"));
             }
-            if !(v >= 4) && !(self.port == 0_i32) {
+            if v <= 3 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("coordinators[].port"));
             }
-            if !(v >= 4) && !(self.error_code == 0_i16) {
+            if v <= 3 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("coordinators[].error_code"));
             }
             if v >= 4 {

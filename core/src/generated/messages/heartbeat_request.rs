@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
         if v >= 3 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "group_instance_id")?;
         }
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             return Err(rt::write::not_in_version("group_instance_id"));
         }
         if v >= 4 {
@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             w.fail(rt::write::not_in_version("group_instance_id"));
         }
         w.str(self.group_id, v >= 4, "group_id");
@@ -306,7 +306,7 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id")?;
             }
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
             }
             if v >= 4 {
@@ -320,7 +320,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
             w.str(&self.group_id, v >= 4, "group_id");

@@ -157,25 +157,25 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         if v >= 3 {
             n += 8;
         }
-        if !(v >= 3) && !(self.producer_id == -1_i64) {
+        if v <= 2 && self.producer_id != -1_i64 {
             return Err(rt::write::not_in_version("producer_id"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+        if v <= 2 && self.producer_epoch != -1_i16 {
             return Err(rt::write::not_in_version("producer_epoch"));
         }
         if v >= 6 {
             n += 1;
         }
-        if !(v >= 6) && !(self.enable2_pc == false) {
+        if v <= 5 && self.enable2_pc {
             return Err(rt::write::not_in_version("enable2_pc"));
         }
         if v >= 6 {
             n += 1;
         }
-        if !(v >= 6) && !(self.keep_prepared_txn == false) {
+        if v <= 5 && self.keep_prepared_txn {
             return Err(rt::write::not_in_version("keep_prepared_txn"));
         }
         if v >= 2 {
@@ -189,16 +189,16 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.producer_id == -1_i64) {
+        if v <= 2 && self.producer_id != -1_i64 {
             w.fail(rt::write::not_in_version("producer_id"));
         }
-        if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+        if v <= 2 && self.producer_epoch != -1_i16 {
             w.fail(rt::write::not_in_version("producer_epoch"));
         }
-        if !(v >= 6) && !(self.enable2_pc == false) {
+        if v <= 5 && self.enable2_pc {
             w.fail(rt::write::not_in_version("enable2_pc"));
         }
-        if !(v >= 6) && !(self.keep_prepared_txn == false) {
+        if v <= 5 && self.keep_prepared_txn {
             w.fail(rt::write::not_in_version("keep_prepared_txn"));
         }
         w.opt_str(self.transactional_id, v >= 2, true, "transactional_id");
@@ -429,25 +429,25 @@ pub mod owned {
             if v >= 3 {
                 n += 8;
             }
-            if !(v >= 3) && !(self.producer_id == -1_i64) {
+            if v <= 2 && self.producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("producer_id"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+            if v <= 2 && self.producer_epoch != -1_i16 {
                 return Err(rt::write::not_in_version("producer_epoch"));
             }
             if v >= 6 {
                 n += 1;
             }
-            if !(v >= 6) && !(self.enable2_pc == false) {
+            if v <= 5 && self.enable2_pc {
                 return Err(rt::write::not_in_version("enable2_pc"));
             }
             if v >= 6 {
                 n += 1;
             }
-            if !(v >= 6) && !(self.keep_prepared_txn == false) {
+            if v <= 5 && self.keep_prepared_txn {
                 return Err(rt::write::not_in_version("keep_prepared_txn"));
             }
             if v >= 2 {
@@ -461,16 +461,16 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.producer_id == -1_i64) {
+            if v <= 2 && self.producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("producer_id"));
             }
-            if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+            if v <= 2 && self.producer_epoch != -1_i16 {
                 w.fail(rt::write::not_in_version("producer_epoch"));
             }
-            if !(v >= 6) && !(self.enable2_pc == false) {
+            if v <= 5 && self.enable2_pc {
                 w.fail(rt::write::not_in_version("enable2_pc"));
             }
-            if !(v >= 6) && !(self.keep_prepared_txn == false) {
+            if v <= 5 && self.keep_prepared_txn {
                 w.fail(rt::write::not_in_version("keep_prepared_txn"));
             }
             w.opt_str(self.transactional_id.as_deref(), v >= 2, true, "transactional_id");
@@ -481,7 +481,7 @@ pub mod owned {
                     r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
                 }
             }
-            if (v >= 6) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("enable2_pc") {
                     r[0] = u8::from(self.enable2_pc);
                     r[1] = u8::from(self.keep_prepared_txn);

@@ -145,13 +145,13 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
         if v >= 6 {
             n += 8;
         }
-        if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+        if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
             return Err(rt::write::not_in_version("ongoing_txn_producer_id"));
         }
         if v >= 6 {
             n += 2;
         }
-        if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+        if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
             return Err(rt::write::not_in_version("ongoing_txn_producer_epoch"));
         }
         if v >= 2 {
@@ -165,10 +165,10 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+        if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
             w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
         }
-        if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+        if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
             w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -394,13 +394,13 @@ pub mod owned {
             if v >= 6 {
                 n += 8;
             }
-            if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+            if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("ongoing_txn_producer_id"));
             }
             if v >= 6 {
                 n += 2;
             }
-            if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+            if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
                 return Err(rt::write::not_in_version("ongoing_txn_producer_epoch"));
             }
             if v >= 2 {
@@ -414,10 +414,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+            if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
             }
-            if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+            if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
                 w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
             }
             if let Some(r) = w.run::<16>("throttle_time_ms") {
@@ -426,7 +426,7 @@ pub mod owned {
                 r[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
                 r[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
             }
-            if (v >= 6) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<11>("ongoing_txn_producer_id") {
                     r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
                     r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());

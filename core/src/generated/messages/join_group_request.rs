@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
         if v >= 5 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 6, v >= 5, "group_instance_id")?;
         }
-        if !(v >= 5) && !(self.group_instance_id == None) {
+        if v <= 4 && self.group_instance_id.is_some() {
             return Err(rt::write::not_in_version("group_instance_id"));
         }
         n += rt::write::str_size(self.protocol_type, v >= 6, "protocol_type")?;
@@ -168,7 +168,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 5) && !(self.group_instance_id == None) {
+        if v <= 4 && self.group_instance_id.is_some() {
             w.fail(rt::write::not_in_version("group_instance_id"));
         }
         w.str(self.group_id, v >= 6, "group_id");
@@ -622,7 +622,7 @@ pub mod owned {
             if v >= 5 {
                 n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 6, v >= 5, "group_instance_id")?;
             }
-            if !(v >= 5) && !(self.group_instance_id.is_none()) {
+            if v <= 4 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
             }
             n += rt::write::str_size(&self.protocol_type, v >= 6, "protocol_type")?;
@@ -641,7 +641,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 5) && !(self.group_instance_id.is_none()) {
+            if v <= 4 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
             w.str(&self.group_id, v >= 6, "group_id");

@@ -168,7 +168,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         if v >= 9 {
             n += 1;
         }
-        if !(v >= 9) && !(self.skip_assignment == false) {
+        if v <= 8 && self.skip_assignment {
             return Err(rt::write::not_in_version("skip_assignment"));
         }
         n += rt::write::str_size(self.member_id, v >= 6, "member_id")?;
@@ -184,7 +184,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 9) && !(self.skip_assignment == false) {
+        if v <= 8 && self.skip_assignment {
             w.fail(rt::write::not_in_version("skip_assignment"));
         }
         if v >= 2 {
@@ -701,7 +701,7 @@ pub mod owned {
             if v >= 9 {
                 n += 1;
             }
-            if !(v >= 9) && !(self.skip_assignment == false) {
+            if v <= 8 && self.skip_assignment {
                 return Err(rt::write::not_in_version("skip_assignment"));
             }
             n += rt::write::str_size(&self.member_id, v >= 6, "member_id")?;
@@ -717,7 +717,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 9) && !(self.skip_assignment == false) {
+            if v <= 8 && self.skip_assignment {
                 w.fail(rt::write::not_in_version("skip_assignment"));
             }
             if v >= 2 {

@@ -243,7 +243,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("version") {
                     r[0..2].copy_from_slice(&self.version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());

@@ -172,7 +172,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         if v >= 7 {
             n += 1;
         }
-        if !(v >= 7) && !(self.is_k_raft_controller == false) {
+        if v <= 6 && self.is_k_raft_controller {
             return Err(rt::write::not_in_version("is_k_raft_controller"));
         }
         if v >= 2 {
@@ -181,7 +181,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         if v >= 5 {
             n += 1;
         }
-        if !(v >= 5) && !(self.r#type == 0_i8) {
+        if v <= 4 && self.r#type != 0_i8 {
             return Err(rt::write::not_in_version("type"));
         }
         if v <= 1 {
@@ -192,13 +192,13 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
                 "ungrouped_partition_states",
             )?;
         }
-        if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+        if v >= 2 && !self.ungrouped_partition_states.is_empty() {
             return Err(rt::write::not_in_version("ungrouped_partition_states"));
         }
         if v >= 2 {
             n += rt::write::array_size(&self.topic_states, v >= 4, v, "topic_states")?;
         }
-        if !(v >= 2) && !(self.topic_states.is_empty()) {
+        if v <= 1 && !self.topic_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states"));
         }
         n += rt::write::array_size(&self.live_leaders, v >= 4, v, "live_leaders")?;
@@ -213,16 +213,16 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 7) && !(self.is_k_raft_controller == false) {
+        if v <= 6 && self.is_k_raft_controller {
             w.fail(rt::write::not_in_version("is_k_raft_controller"));
         }
-        if !(v >= 5) && !(self.r#type == 0_i8) {
+        if v <= 4 && self.r#type != 0_i8 {
             w.fail(rt::write::not_in_version("type"));
         }
-        if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+        if v >= 2 && !self.ungrouped_partition_states.is_empty() {
             w.fail(rt::write::not_in_version("ungrouped_partition_states"));
         }
-        if !(v >= 2) && !(self.topic_states.is_empty()) {
+        if v <= 1 && !self.topic_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states"));
         }
         w.i32(self.controller_id, "controller_id");
@@ -583,7 +583,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         if v >= 6 {
             n += 1;
         }
-        if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+        if v <= 5 && self.leader_recovery_state != 0_i8 {
             return Err(rt::write::not_in_version(
                 "ungrouped_partition_states[].leader_recovery_state",
             ));
@@ -601,7 +601,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+        if v <= 5 && self.leader_recovery_state != 0_i8 {
             w.fail(rt::write::not_in_version(
                 "ungrouped_partition_states[].leader_recovery_state",
             ));
@@ -814,7 +814,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         if v >= 2 {
             n += rt::write::str_size(self.topic_name, v >= 4, "topic_states[].topic_name")?;
         }
-        if !(v >= 2) && !(self.topic_name == "") {
+        if v <= 1 && !self.topic_name.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].topic_name"));
         }
         if v >= 5 {
@@ -823,7 +823,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         if v >= 2 {
             n += rt::write::array_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
         }
-        if !(v >= 2) && !(self.partition_states.is_empty()) {
+        if v <= 1 && !self.partition_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 4 {
@@ -837,10 +837,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.topic_name == "") {
+        if v <= 1 && !self.topic_name.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].topic_name"));
         }
-        if !(v >= 2) && !(self.partition_states.is_empty()) {
+        if v <= 1 && !self.partition_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 2 {
@@ -1587,7 +1587,7 @@ pub mod owned {
             if v >= 7 {
                 n += 1;
             }
-            if !(v >= 7) && !(self.is_k_raft_controller == false) {
+            if v <= 6 && self.is_k_raft_controller {
                 return Err(rt::write::not_in_version("is_k_raft_controller"));
             }
             if v >= 2 {
@@ -1596,7 +1596,7 @@ pub mod owned {
             if v >= 5 {
                 n += 1;
             }
-            if !(v >= 5) && !(self.r#type == 0_i8) {
+            if v <= 4 && self.r#type != 0_i8 {
                 return Err(rt::write::not_in_version("type"));
             }
             if v <= 1 {
@@ -1607,13 +1607,13 @@ pub mod owned {
                     "ungrouped_partition_states",
                 )?;
             }
-            if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+            if v >= 2 && !self.ungrouped_partition_states.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partition_states"));
             }
             if v >= 2 {
                 n += rt::owned::vec_size(&self.topic_states, v >= 4, v, "topic_states")?;
             }
-            if !(v >= 2) && !(self.topic_states.is_empty()) {
+            if v <= 1 && !self.topic_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states"));
             }
             n += rt::owned::vec_size(&self.live_leaders, v >= 4, v, "live_leaders")?;
@@ -1628,16 +1628,16 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 7) && !(self.is_k_raft_controller == false) {
+            if v <= 6 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
-            if !(v >= 5) && !(self.r#type == 0_i8) {
+            if v <= 4 && self.r#type != 0_i8 {
                 w.fail(rt::write::not_in_version("type"));
             }
-            if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+            if v >= 2 && !self.ungrouped_partition_states.is_empty() {
                 w.fail(rt::write::not_in_version("ungrouped_partition_states"));
             }
-            if !(v >= 2) && !(self.topic_states.is_empty()) {
+            if v <= 1 && !self.topic_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states"));
             }
             w.i32(self.controller_id, "controller_id");
@@ -1776,7 +1776,7 @@ pub mod owned {
             if v >= 6 {
                 n += 1;
             }
-            if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+            if v <= 5 && self.leader_recovery_state != 0_i8 {
                 return Err(rt::write::not_in_version(
                     "ungrouped_partition_states[].leader_recovery_state",
                 ));
@@ -1795,7 +1795,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+            if v <= 5 && self.leader_recovery_state != 0_i8 {
                 w.fail(rt::write::not_in_version(
                     "ungrouped_partition_states[].leader_recovery_state",
                 ));
@@ -1833,7 +1833,7 @@ pub mod owned {
             if v >= 1 {
                 w.bool(self.is_new, "ungrouped_partition_states[].is_new");
             }
-            if (v >= 6) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("ungrouped_partition_states[].leader_recovery_state") {
                     r[0..1].copy_from_slice(&self.leader_recovery_state.to_be_bytes());
                     r[1] = 0;
@@ -1901,7 +1901,7 @@ pub mod owned {
             if v >= 2 {
                 n += rt::write::str_size(&self.topic_name, v >= 4, "topic_states[].topic_name")?;
             }
-            if !(v >= 2) && !(self.topic_name == "") {
+            if v <= 1 && !self.topic_name.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].topic_name"));
             }
             if v >= 5 {
@@ -1910,7 +1910,7 @@ pub mod owned {
             if v >= 2 {
                 n += rt::owned::vec_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
             }
-            if !(v >= 2) && !(self.partition_states.is_empty()) {
+            if v <= 1 && !self.partition_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 4 {
@@ -1925,10 +1925,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.topic_name == "") {
+            if v <= 1 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
-            if !(v >= 2) && !(self.partition_states.is_empty()) {
+            if v <= 1 && !self.partition_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 2 {

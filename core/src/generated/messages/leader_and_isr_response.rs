@@ -111,13 +111,13 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         if v <= 4 {
             n += rt::write::array_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
         }
-        if !(v <= 4) && !(self.partition_errors.is_empty()) {
+        if v >= 5 && !self.partition_errors.is_empty() {
             return Err(rt::write::not_in_version("partition_errors"));
         }
         if v >= 5 {
             n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
         }
-        if !(v >= 5) && !(self.topics.is_empty()) {
+        if v <= 4 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("topics"));
         }
         if v >= 4 {
@@ -131,10 +131,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 4) && !(self.partition_errors.is_empty()) {
+        if v >= 5 && !self.partition_errors.is_empty() {
             w.fail(rt::write::not_in_version("partition_errors"));
         }
-        if !(v >= 5) && !(self.topics.is_empty()) {
+        if v <= 4 && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("topics"));
         }
         w.i16(self.error_code, "error_code");
@@ -453,13 +453,13 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         if v >= 5 {
             n += 16;
         }
-        if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+        if v <= 4 && self.topic_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version("topics[].topic_id"));
         }
         if v >= 5 {
             n += rt::write::array_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
         }
-        if !(v >= 5) && !(self.partition_errors.is_empty()) {
+        if v <= 4 && !self.partition_errors.is_empty() {
             return Err(rt::write::not_in_version("topics[].partition_errors"));
         }
         if v >= 4 {
@@ -473,10 +473,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+        if v <= 4 && self.topic_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version("topics[].topic_id"));
         }
-        if !(v >= 5) && !(self.partition_errors.is_empty()) {
+        if v <= 4 && !self.partition_errors.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partition_errors"));
         }
         if v >= 5 {
@@ -744,13 +744,13 @@ pub mod owned {
             if v <= 4 {
                 n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
             }
-            if !(v <= 4) && !(self.partition_errors.is_empty()) {
+            if v >= 5 && !self.partition_errors.is_empty() {
                 return Err(rt::write::not_in_version("partition_errors"));
             }
             if v >= 5 {
                 n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
             }
-            if !(v >= 5) && !(self.topics.is_empty()) {
+            if v <= 4 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("topics"));
             }
             if v >= 4 {
@@ -764,10 +764,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 4) && !(self.partition_errors.is_empty()) {
+            if v >= 5 && !self.partition_errors.is_empty() {
                 w.fail(rt::write::not_in_version("partition_errors"));
             }
-            if !(v >= 5) && !(self.topics.is_empty()) {
+            if v <= 4 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
             }
             w.i16(self.error_code, "error_code");
@@ -904,13 +904,13 @@ pub mod owned {
             if v >= 5 {
                 n += 16;
             }
-            if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+            if v <= 4 && self.topic_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version("topics[].topic_id"));
             }
             if v >= 5 {
                 n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
             }
-            if !(v >= 5) && !(self.partition_errors.is_empty()) {
+            if v <= 4 && !self.partition_errors.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partition_errors"));
             }
             if v >= 4 {
@@ -925,10 +925,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+            if v <= 4 && self.topic_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("topics[].topic_id"));
             }
-            if !(v >= 5) && !(self.partition_errors.is_empty()) {
+            if v <= 4 && !self.partition_errors.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partition_errors"));
             }
             if v >= 5 {

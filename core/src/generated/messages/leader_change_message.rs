@@ -244,7 +244,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if v >= 1 {
             n += 16;
         }
-        if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version("voters[].voter_directory_id"));
         }
         if true {
@@ -258,7 +258,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
         }
         w.i32(self.voter_id, "voters[].voter_id");
@@ -546,7 +546,7 @@ pub mod owned {
             if v >= 1 {
                 n += 16;
             }
-            if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version("voters[].voter_directory_id"));
             }
             if true {
@@ -561,7 +561,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
             }
             w.i32(self.voter_id, "voters[].voter_id");

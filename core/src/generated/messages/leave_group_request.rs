@@ -106,13 +106,13 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         if v <= 2 {
             n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
         }
-        if !(v <= 2) && !(self.member_id == "") {
+        if v >= 3 && !self.member_id.is_empty() {
             return Err(rt::write::not_in_version("member_id"));
         }
         if v >= 3 {
             n += rt::write::array_size(&self.members, v >= 4, v, "members")?;
         }
-        if !(v >= 3) && !(self.members.is_empty()) {
+        if v <= 2 && !self.members.is_empty() {
             return Err(rt::write::not_in_version("members"));
         }
         if v >= 4 {
@@ -126,10 +126,10 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 2) && !(self.member_id == "") {
+        if v >= 3 && !self.member_id.is_empty() {
             w.fail(rt::write::not_in_version("member_id"));
         }
-        if !(v >= 3) && !(self.members.is_empty()) {
+        if v <= 2 && !self.members.is_empty() {
             w.fail(rt::write::not_in_version("members"));
         }
         w.str(self.group_id, v >= 4, "group_id");
@@ -300,13 +300,13 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         if v >= 3 {
             n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
         }
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             return Err(rt::write::not_in_version("members[].member_id"));
         }
         if v >= 3 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
         }
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             return Err(rt::write::not_in_version("members[].group_instance_id"));
         }
         if v >= 5 {
@@ -323,10 +323,10 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             w.fail(rt::write::not_in_version("members[].member_id"));
         }
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             w.fail(rt::write::not_in_version("members[].group_instance_id"));
         }
         if v >= 3 {
@@ -552,13 +552,13 @@ pub mod owned {
             if v <= 2 {
                 n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
             }
-            if !(v <= 2) && !(self.member_id == "") {
+            if v >= 3 && !self.member_id.is_empty() {
                 return Err(rt::write::not_in_version("member_id"));
             }
             if v >= 3 {
                 n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
             }
-            if !(v >= 3) && !(self.members.is_empty()) {
+            if v <= 2 && !self.members.is_empty() {
                 return Err(rt::write::not_in_version("members"));
             }
             if v >= 4 {
@@ -572,10 +572,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 2) && !(self.member_id == "") {
+            if v >= 3 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("member_id"));
             }
-            if !(v >= 3) && !(self.members.is_empty()) {
+            if v <= 2 && !self.members.is_empty() {
                 w.fail(rt::write::not_in_version("members"));
             }
             w.str(&self.group_id, v >= 4, "group_id");
@@ -637,7 +637,7 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
             }
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 return Err(rt::write::not_in_version("members[].member_id"));
             }
             if v >= 3 {
@@ -648,7 +648,7 @@ pub mod owned {
                     "members[].group_instance_id",
                 )?;
             }
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("members[].group_instance_id"));
             }
             if v >= 5 {
@@ -666,10 +666,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("members[].member_id"));
             }
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("members[].group_instance_id"));
             }
             if v >= 3 {

@@ -107,7 +107,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
         if v >= 3 {
             n += rt::write::array_size(&self.members, v >= 4, v, "members")?;
         }
-        if !(v >= 3) && !(self.members.is_empty()) {
+        if v <= 2 && !self.members.is_empty() {
             return Err(rt::write::not_in_version("members"));
         }
         if v >= 4 {
@@ -121,7 +121,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.members.is_empty()) {
+        if v <= 2 && !self.members.is_empty() {
             w.fail(rt::write::not_in_version("members"));
         }
         if v >= 1 {
@@ -282,19 +282,19 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         if v >= 3 {
             n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
         }
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             return Err(rt::write::not_in_version("members[].member_id"));
         }
         if v >= 3 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
         }
-        if !(v >= 3) && !(self.group_instance_id == Some("")) {
+        if v <= 2 && self.group_instance_id != Some("") {
             return Err(rt::write::not_in_version("members[].group_instance_id"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.error_code == 0_i16) {
+        if v <= 2 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("members[].error_code"));
         }
         if v >= 4 {
@@ -308,13 +308,13 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             w.fail(rt::write::not_in_version("members[].member_id"));
         }
-        if !(v >= 3) && !(self.group_instance_id == Some("")) {
+        if v <= 2 && self.group_instance_id != Some("") {
             w.fail(rt::write::not_in_version("members[].group_instance_id"));
         }
-        if !(v >= 3) && !(self.error_code == 0_i16) {
+        if v <= 2 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("members[].error_code"));
         }
         if v >= 3 {
@@ -542,7 +542,7 @@ pub mod owned {
             if v >= 3 {
                 n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
             }
-            if !(v >= 3) && !(self.members.is_empty()) {
+            if v <= 2 && !self.members.is_empty() {
                 return Err(rt::write::not_in_version("members"));
             }
             if v >= 4 {
@@ -556,7 +556,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.members.is_empty()) {
+            if v <= 2 && !self.members.is_empty() {
                 w.fail(rt::write::not_in_version("members"));
             }
             if v >= 1 {
@@ -618,7 +618,7 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
             }
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 return Err(rt::write::not_in_version("members[].member_id"));
             }
             if v >= 3 {
@@ -629,13 +629,13 @@ pub mod owned {
                     "members[].group_instance_id",
                 )?;
             }
-            if !(v >= 3) && !(self.group_instance_id.as_deref() == Some("")) {
+            if v <= 2 && self.group_instance_id.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("members[].group_instance_id"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.error_code == 0_i16) {
+            if v <= 2 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("members[].error_code"));
             }
             if v >= 4 {
@@ -650,13 +650,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("members[].member_id"));
             }
-            if !(v >= 3) && !(self.group_instance_id.as_deref() == Some("")) {
+            if v <= 2 && self.group_instance_id.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("members[].group_instance_id"));
             }
-            if !(v >= 3) && !(self.error_code == 0_i16) {
+            if v <= 2 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("members[].error_code"));
             }
             if v >= 3 {
@@ -670,7 +670,7 @@ pub mod owned {
                     "members[].group_instance_id",
                 );
             }
-            if (v >= 3) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("members[].error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;

@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         if v >= 1 {
             n += rt::write::array_size(&self.resource_types, true, v, "resource_types")?;
         }
-        if !(v >= 1) && !(self.resource_types.is_empty()) {
+        if v <= 0 && !self.resource_types.is_empty() {
             return Err(rt::write::not_in_version("resource_types"));
         }
         if true {
@@ -106,7 +106,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.resource_types.is_empty()) {
+        if v <= 0 && !self.resource_types.is_empty() {
             w.fail(rt::write::not_in_version("resource_types"));
         }
         if v >= 1 {
@@ -215,7 +215,7 @@ pub mod owned {
             if v >= 1 {
                 n += rt::owned::vec_size(&self.resource_types, true, v, "resource_types")?;
             }
-            if !(v >= 1) && !(self.resource_types.is_empty()) {
+            if v <= 0 && !self.resource_types.is_empty() {
                 return Err(rt::write::not_in_version("resource_types"));
             }
             if true {
@@ -229,7 +229,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.resource_types.is_empty()) {
+            if v <= 0 && !self.resource_types.is_empty() {
                 w.fail(rt::write::not_in_version("resource_types"));
             }
             if v >= 1 {

@@ -105,13 +105,13 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         if v >= 4 {
             n += rt::write::array_size(&self.states_filter, v >= 3, v, "states_filter")?;
         }
-        if !(v >= 4) && !(self.states_filter.is_empty()) {
+        if v <= 3 && !self.states_filter.is_empty() {
             return Err(rt::write::not_in_version("states_filter"));
         }
         if v >= 5 {
             n += rt::write::array_size(&self.types_filter, v >= 3, v, "types_filter")?;
         }
-        if !(v >= 5) && !(self.types_filter.is_empty()) {
+        if v <= 4 && !self.types_filter.is_empty() {
             return Err(rt::write::not_in_version("types_filter"));
         }
         if v >= 3 {
@@ -125,10 +125,10 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.states_filter.is_empty()) {
+        if v <= 3 && !self.states_filter.is_empty() {
             w.fail(rt::write::not_in_version("states_filter"));
         }
-        if !(v >= 5) && !(self.types_filter.is_empty()) {
+        if v <= 4 && !self.types_filter.is_empty() {
             w.fail(rt::write::not_in_version("types_filter"));
         }
         if v >= 4 {
@@ -262,13 +262,13 @@ pub mod owned {
             if v >= 4 {
                 n += rt::owned::vec_size(&self.states_filter, v >= 3, v, "states_filter")?;
             }
-            if !(v >= 4) && !(self.states_filter.is_empty()) {
+            if v <= 3 && !self.states_filter.is_empty() {
                 return Err(rt::write::not_in_version("states_filter"));
             }
             if v >= 5 {
                 n += rt::owned::vec_size(&self.types_filter, v >= 3, v, "types_filter")?;
             }
-            if !(v >= 5) && !(self.types_filter.is_empty()) {
+            if v <= 4 && !self.types_filter.is_empty() {
                 return Err(rt::write::not_in_version("types_filter"));
             }
             if v >= 3 {
@@ -282,10 +282,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.states_filter.is_empty()) {
+            if v <= 3 && !self.states_filter.is_empty() {
                 w.fail(rt::write::not_in_version("states_filter"));
             }
-            if !(v >= 5) && !(self.types_filter.is_empty()) {
+            if v <= 4 && !self.types_filter.is_empty() {
                 w.fail(rt::write::not_in_version("types_filter"));
             }
             if v >= 4 {

@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.isolation_level == 0_i8) {
+        if v <= 1 && self.isolation_level != 0_i8 {
             return Err(rt::write::not_in_version("isolation_level"));
         }
         n += rt::write::array_size(&self.topics, v >= 6, v, "topics")?;
@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.isolation_level == 0_i8) {
+        if v <= 1 && self.isolation_level != 0_i8 {
             w.fail(rt::write::not_in_version("isolation_level"));
         }
         w.i32(self.replica_id, "replica_id");
@@ -435,7 +435,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
         if v <= 0 {
             n += 4;
         }
-        if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+        if v >= 1 && self.max_num_offsets != 1_i32 {
             return Err(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
         }
         if v >= 6 {
@@ -449,7 +449,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+        if v >= 1 && self.max_num_offsets != 1_i32 {
             w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -757,7 +757,7 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.isolation_level == 0_i8) {
+            if v <= 1 && self.isolation_level != 0_i8 {
                 return Err(rt::write::not_in_version("isolation_level"));
             }
             n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
@@ -775,7 +775,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.isolation_level == 0_i8) {
+            if v <= 1 && self.isolation_level != 0_i8 {
                 w.fail(rt::write::not_in_version("isolation_level"));
             }
             w.i32(self.replica_id, "replica_id");
@@ -783,7 +783,7 @@ pub mod owned {
                 w.i8(self.isolation_level, "isolation_level");
             }
             rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
-            if (v >= 10) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 10 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("timeout_ms") {
                     r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
                     r[4] = 0;
@@ -913,7 +913,7 @@ pub mod owned {
             if v <= 0 {
                 n += 4;
             }
-            if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+            if v >= 1 && self.max_num_offsets != 1_i32 {
                 return Err(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
             }
             if v >= 6 {
@@ -928,7 +928,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+            if v >= 1 && self.max_num_offsets != 1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -936,7 +936,7 @@ pub mod owned {
                 w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
             }
             w.i64(self.timestamp, "topics[].partitions[].timestamp");
-            if (v <= 0) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if false {
                 if let Some(r) = w.run::<5>("topics[].partitions[].max_num_offsets") {
                     r[0..4].copy_from_slice(&self.max_num_offsets.to_be_bytes());
                     r[4] = 0;

@@ -479,25 +479,25 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
                 "topics[].partitions[].old_style_offsets",
             )?;
         }
-        if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+        if v >= 1 && !self.old_style_offsets.is_empty() {
             return Err(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
         }
         if v >= 1 {
             n += 8;
         }
-        if !(v >= 1) && !(self.timestamp == -1_i64) {
+        if v <= 0 && self.timestamp != -1_i64 {
             return Err(rt::write::not_in_version("topics[].partitions[].timestamp"));
         }
         if v >= 1 {
             n += 8;
         }
-        if !(v >= 1) && !(self.offset == -1_i64) {
+        if v <= 0 && self.offset != -1_i64 {
             return Err(rt::write::not_in_version("topics[].partitions[].offset"));
         }
         if v >= 4 {
             n += 4;
         }
-        if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+        if v <= 3 && self.leader_epoch != -1_i32 {
             return Err(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
         }
         if v >= 6 {
@@ -511,16 +511,16 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+        if v >= 1 && !self.old_style_offsets.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
         }
-        if !(v >= 1) && !(self.timestamp == -1_i64) {
+        if v <= 0 && self.timestamp != -1_i64 {
             w.fail(rt::write::not_in_version("topics[].partitions[].timestamp"));
         }
-        if !(v >= 1) && !(self.offset == -1_i64) {
+        if v <= 0 && self.offset != -1_i64 {
             w.fail(rt::write::not_in_version("topics[].partitions[].offset"));
         }
-        if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+        if v <= 3 && self.leader_epoch != -1_i32 {
             w.fail(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -977,25 +977,25 @@ pub mod owned {
                     "topics[].partitions[].old_style_offsets",
                 )?;
             }
-            if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+            if v >= 1 && !self.old_style_offsets.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
             }
             if v >= 1 {
                 n += 8;
             }
-            if !(v >= 1) && !(self.timestamp == -1_i64) {
+            if v <= 0 && self.timestamp != -1_i64 {
                 return Err(rt::write::not_in_version("topics[].partitions[].timestamp"));
             }
             if v >= 1 {
                 n += 8;
             }
-            if !(v >= 1) && !(self.offset == -1_i64) {
+            if v <= 0 && self.offset != -1_i64 {
                 return Err(rt::write::not_in_version("topics[].partitions[].offset"));
             }
             if v >= 4 {
                 n += 4;
             }
-            if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+            if v <= 3 && self.leader_epoch != -1_i32 {
                 return Err(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
             }
             if v >= 6 {
@@ -1010,16 +1010,16 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+            if v >= 1 && !self.old_style_offsets.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
             }
-            if !(v >= 1) && !(self.timestamp == -1_i64) {
+            if v <= 0 && self.timestamp != -1_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].timestamp"));
             }
-            if !(v >= 1) && !(self.offset == -1_i64) {
+            if v <= 0 && self.offset != -1_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].offset"));
             }
-            if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+            if v <= 3 && self.leader_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
             }
             if let Some(r) = w.run::<6>("topics[].partitions[].partition_index") {
@@ -1041,7 +1041,7 @@ pub mod owned {
                     r[8..16].copy_from_slice(&self.offset.to_be_bytes());
                 }
             }
-            if (v >= 4) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].partitions[].leader_epoch") {
                     r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[4] = 0;

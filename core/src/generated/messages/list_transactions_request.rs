@@ -124,13 +124,13 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         if v >= 1 {
             n += 8;
         }
-        if !(v >= 1) && !(self.duration_filter == -1_i64) {
+        if v <= 0 && self.duration_filter != -1_i64 {
             return Err(rt::write::not_in_version("duration_filter"));
         }
         if v >= 2 {
             n += rt::write::opt_str_size(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern")?;
         }
-        if !(v >= 2) && !(self.transactional_id_pattern == None) {
+        if v <= 1 && self.transactional_id_pattern.is_some() {
             return Err(rt::write::not_in_version("transactional_id_pattern"));
         }
         if true {
@@ -144,10 +144,10 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.duration_filter == -1_i64) {
+        if v <= 0 && self.duration_filter != -1_i64 {
             w.fail(rt::write::not_in_version("duration_filter"));
         }
-        if !(v >= 2) && !(self.transactional_id_pattern == None) {
+        if v <= 1 && self.transactional_id_pattern.is_some() {
             w.fail(rt::write::not_in_version("transactional_id_pattern"));
         }
         w.array(&self.state_filters, true, v, "state_filters");
@@ -331,7 +331,7 @@ pub mod owned {
             if v >= 1 {
                 n += 8;
             }
-            if !(v >= 1) && !(self.duration_filter == -1_i64) {
+            if v <= 0 && self.duration_filter != -1_i64 {
                 return Err(rt::write::not_in_version("duration_filter"));
             }
             if v >= 2 {
@@ -342,7 +342,7 @@ pub mod owned {
                     "transactional_id_pattern",
                 )?;
             }
-            if !(v >= 2) && !(self.transactional_id_pattern.is_none()) {
+            if v <= 1 && self.transactional_id_pattern.is_some() {
                 return Err(rt::write::not_in_version("transactional_id_pattern"));
             }
             if true {
@@ -356,10 +356,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.duration_filter == -1_i64) {
+            if v <= 0 && self.duration_filter != -1_i64 {
                 w.fail(rt::write::not_in_version("duration_filter"));
             }
-            if !(v >= 2) && !(self.transactional_id_pattern.is_none()) {
+            if v <= 1 && self.transactional_id_pattern.is_some() {
                 w.fail(rt::write::not_in_version("transactional_id_pattern"));
             }
             rt::owned::write_vec(w, &self.state_filters, true, v, "state_filters");

@@ -127,19 +127,19 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
         if v >= 4 {
             n += 1;
         }
-        if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+        if v <= 3 && !self.allow_auto_topic_creation {
             return Err(rt::write::not_in_version("allow_auto_topic_creation"));
         }
         if (8..=10).contains(&v) {
             n += 1;
         }
-        if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+        if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
             return Err(rt::write::not_in_version("include_cluster_authorized_operations"));
         }
         if v >= 8 {
             n += 1;
         }
-        if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+        if v <= 7 && self.include_topic_authorized_operations {
             return Err(rt::write::not_in_version("include_topic_authorized_operations"));
         }
         if v >= 9 {
@@ -153,13 +153,13 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+        if v <= 3 && !self.allow_auto_topic_creation {
             w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
         }
-        if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+        if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
             w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
         }
-        if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+        if v <= 7 && self.include_topic_authorized_operations {
             w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
         }
         w.opt_array(&self.topics, v >= 9, v >= 1, v, "topics");
@@ -538,19 +538,19 @@ pub mod owned {
             if v >= 4 {
                 n += 1;
             }
-            if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+            if v <= 3 && !self.allow_auto_topic_creation {
                 return Err(rt::write::not_in_version("allow_auto_topic_creation"));
             }
             if (8..=10).contains(&v) {
                 n += 1;
             }
-            if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+            if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
                 return Err(rt::write::not_in_version("include_cluster_authorized_operations"));
             }
             if v >= 8 {
                 n += 1;
             }
-            if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+            if v <= 7 && self.include_topic_authorized_operations {
                 return Err(rt::write::not_in_version("include_topic_authorized_operations"));
             }
             if v >= 9 {
@@ -564,13 +564,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+            if v <= 3 && !self.allow_auto_topic_creation {
                 w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
             }
-            if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+            if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
                 w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
             }
-            if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+            if v <= 7 && self.include_topic_authorized_operations {
                 w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
             }
             rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 9, v >= 1, v, "topics");
@@ -583,7 +583,7 @@ pub mod owned {
                     "include_cluster_authorized_operations",
                 );
             }
-            if (v >= 8) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+            if v >= 9 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("include_topic_authorized_operations") {
                     r[0] = u8::from(self.include_topic_authorized_operations);
                     r[1] = 0;

@@ -158,7 +158,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         if (8..=10).contains(&v) {
             n += 4;
         }
-        if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+        if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
             return Err(rt::write::not_in_version("cluster_authorized_operations"));
         }
         if v >= 13 {
@@ -175,7 +175,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+        if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
             w.fail(rt::write::not_in_version("cluster_authorized_operations"));
         }
         if v >= 3 {
@@ -540,7 +540,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
         if v >= 8 {
             n += 4;
         }
-        if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+        if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
             return Err(rt::write::not_in_version("topics[].topic_authorized_operations"));
         }
         if v >= 9 {
@@ -554,7 +554,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+        if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
             w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
         }
         w.i16(self.error_code, "topics[].error_code");
@@ -1397,7 +1397,7 @@ pub mod owned {
             if (8..=10).contains(&v) {
                 n += 4;
             }
-            if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+            if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
                 return Err(rt::write::not_in_version("cluster_authorized_operations"));
             }
             if v >= 13 {
@@ -1414,7 +1414,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+            if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
                 w.fail(rt::write::not_in_version("cluster_authorized_operations"));
             }
             if v >= 3 {
@@ -1431,7 +1431,7 @@ pub mod owned {
             if (8..=10).contains(&v) {
                 w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
             }
-            if (v >= 13) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+            if v >= 13 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;
@@ -1588,7 +1588,7 @@ pub mod owned {
             if v >= 8 {
                 n += 4;
             }
-            if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+            if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
                 return Err(rt::write::not_in_version("topics[].topic_authorized_operations"));
             }
             if v >= 9 {
@@ -1603,7 +1603,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+            if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
                 w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
             }
             w.i16(self.error_code, "topics[].error_code");
@@ -1615,7 +1615,7 @@ pub mod owned {
                 w.bool(self.is_internal, "topics[].is_internal");
             }
             rt::owned::write_vec(w, &self.partitions, v >= 9, v, "topics[].partitions");
-            if (v >= 8) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+            if v >= 9 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].topic_authorized_operations") {
                     r[0..4].copy_from_slice(&self.topic_authorized_operations.to_be_bytes());
                     r[4] = 0;

@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         if v >= 7 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 8, v >= 7, "group_instance_id")?;
         }
-        if !(v >= 7) && !(self.group_instance_id == None) {
+        if v <= 6 && self.group_instance_id.is_some() {
             return Err(rt::write::not_in_version("group_instance_id"));
         }
         if (2..=4).contains(&v) {
@@ -165,7 +165,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 7) && !(self.group_instance_id == None) {
+        if v <= 6 && self.group_instance_id.is_some() {
             w.fail(rt::write::not_in_version("group_instance_id"));
         }
         w.str(self.group_id, v >= 8, "group_id");
@@ -541,7 +541,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
         if v == 1 {
             n += 8;
         }
-        if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+        if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
             return Err(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
         }
         n += rt::write::opt_str_size(
@@ -561,7 +561,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+        if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
             w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -961,7 +961,7 @@ pub mod owned {
             if v >= 7 {
                 n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 8, v >= 7, "group_instance_id")?;
             }
-            if !(v >= 7) && !(self.group_instance_id.is_none()) {
+            if v <= 6 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
             }
             if (2..=4).contains(&v) {
@@ -979,7 +979,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 7) && !(self.group_instance_id.is_none()) {
+            if v <= 6 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
             w.str(&self.group_id, v >= 8, "group_id");
@@ -1134,7 +1134,7 @@ pub mod owned {
             if v == 1 {
                 n += 8;
             }
-            if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+            if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
                 return Err(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
             }
             n += rt::write::opt_str_size(
@@ -1155,7 +1155,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+            if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
             }
             if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {

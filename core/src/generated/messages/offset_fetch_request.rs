@@ -130,25 +130,25 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         if v <= 7 {
             n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
         }
-        if !(v <= 7) && !(self.group_id == "") {
+        if v >= 8 && !self.group_id.is_empty() {
             return Err(rt::write::not_in_version("group_id"));
         }
         if v <= 7 {
             n += rt::write::opt_array_size(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics")?;
         }
-        if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+        if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
             return Err(rt::write::not_in_version("topics"));
         }
         if v >= 8 {
             n += rt::write::array_size(&self.groups, v >= 6, v, "groups")?;
         }
-        if !(v >= 8) && !(self.groups.is_empty()) {
+        if v <= 7 && !self.groups.is_empty() {
             return Err(rt::write::not_in_version("groups"));
         }
         if v >= 7 {
             n += 1;
         }
-        if !(v >= 7) && !(self.require_stable == false) {
+        if v <= 6 && self.require_stable {
             return Err(rt::write::not_in_version("require_stable"));
         }
         if v >= 6 {
@@ -162,16 +162,16 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 7) && !(self.group_id == "") {
+        if v >= 8 && !self.group_id.is_empty() {
             w.fail(rt::write::not_in_version("group_id"));
         }
-        if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+        if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
             w.fail(rt::write::not_in_version("topics"));
         }
-        if !(v >= 8) && !(self.groups.is_empty()) {
+        if v <= 7 && !self.groups.is_empty() {
             w.fail(rt::write::not_in_version("groups"));
         }
-        if !(v >= 7) && !(self.require_stable == false) {
+        if v <= 6 && self.require_stable {
             w.fail(rt::write::not_in_version("require_stable"));
         }
         if v <= 7 {
@@ -327,13 +327,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         if v <= 7 {
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
         }
-        if !(v <= 7) && !(self.name == "") {
+        if v >= 8 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("topics[].name"));
         }
         if v <= 7 {
             n += rt::write::array_size(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
         }
-        if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+        if v >= 8 && !self.partition_indexes.is_empty() {
             return Err(rt::write::not_in_version("topics[].partition_indexes"));
         }
         if v >= 6 {
@@ -347,10 +347,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 7) && !(self.name == "") {
+        if v >= 8 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("topics[].name"));
         }
-        if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+        if v >= 8 && !self.partition_indexes.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partition_indexes"));
         }
         if v <= 7 {
@@ -536,7 +536,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         if v >= 8 {
             n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
         }
-        if !(v >= 8) && !(self.group_id == "") {
+        if v <= 7 && !self.group_id.is_empty() {
             return Err(rt::write::not_in_version("groups[].group_id"));
         }
         if v >= 9 {
@@ -548,7 +548,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         if v >= 8 {
             n += rt::write::opt_array_size(&self.topics, v >= 6, v >= 8, v, "groups[].topics")?;
         }
-        if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+        if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
             return Err(rt::write::not_in_version("groups[].topics"));
         }
         if v >= 6 {
@@ -562,10 +562,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.group_id == "") {
+        if v <= 7 && !self.group_id.is_empty() {
             w.fail(rt::write::not_in_version("groups[].group_id"));
         }
-        if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+        if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
             w.fail(rt::write::not_in_version("groups[].topics"));
         }
         if v >= 8 {
@@ -755,7 +755,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
                 "groups[].topics[].partition_indexes",
             )?;
         }
-        if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+        if v <= 7 && !self.partition_indexes.is_empty() {
             return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
         }
         if v >= 6 {
@@ -769,7 +769,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+        if v <= 7 && !self.partition_indexes.is_empty() {
             w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
         }
         if (8..=9).contains(&v) {
@@ -1146,25 +1146,25 @@ pub mod owned {
             if v <= 7 {
                 n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
             }
-            if !(v <= 7) && !(self.group_id == "") {
+            if v >= 8 && !self.group_id.is_empty() {
                 return Err(rt::write::not_in_version("group_id"));
             }
             if v <= 7 {
                 n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, (2..=7).contains(&v), v, "topics")?;
             }
-            if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+            if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("topics"));
             }
             if v >= 8 {
                 n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
             }
-            if !(v >= 8) && !(self.groups.is_empty()) {
+            if v <= 7 && !self.groups.is_empty() {
                 return Err(rt::write::not_in_version("groups"));
             }
             if v >= 7 {
                 n += 1;
             }
-            if !(v >= 7) && !(self.require_stable == false) {
+            if v <= 6 && self.require_stable {
                 return Err(rt::write::not_in_version("require_stable"));
             }
             if v >= 6 {
@@ -1178,16 +1178,16 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 7) && !(self.group_id == "") {
+            if v >= 8 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("group_id"));
             }
-            if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+            if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                 w.fail(rt::write::not_in_version("topics"));
             }
-            if !(v >= 8) && !(self.groups.is_empty()) {
+            if v <= 7 && !self.groups.is_empty() {
                 w.fail(rt::write::not_in_version("groups"));
             }
-            if !(v >= 7) && !(self.require_stable == false) {
+            if v <= 6 && self.require_stable {
                 w.fail(rt::write::not_in_version("require_stable"));
             }
             if v <= 7 {
@@ -1199,7 +1199,7 @@ pub mod owned {
             if v >= 8 {
                 rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
             }
-            if (v >= 7) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 7 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("require_stable") {
                     r[0] = u8::from(self.require_stable);
                     r[1] = 0;
@@ -1257,13 +1257,13 @@ pub mod owned {
             if v <= 7 {
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
             }
-            if !(v <= 7) && !(self.name == "") {
+            if v >= 8 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("topics[].name"));
             }
             if v <= 7 {
                 n += rt::owned::vec_size(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
             }
-            if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+            if v >= 8 && !self.partition_indexes.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partition_indexes"));
             }
             if v >= 6 {
@@ -1278,10 +1278,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 7) && !(self.name == "") {
+            if v >= 8 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
-            if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+            if v >= 8 && !self.partition_indexes.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partition_indexes"));
             }
             if v <= 7 {
@@ -1346,7 +1346,7 @@ pub mod owned {
             if v >= 8 {
                 n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
             }
-            if !(v >= 8) && !(self.group_id == "") {
+            if v <= 7 && !self.group_id.is_empty() {
                 return Err(rt::write::not_in_version("groups[].group_id"));
             }
             if v >= 9 {
@@ -1358,7 +1358,7 @@ pub mod owned {
             if v >= 8 {
                 n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, v >= 8, v, "groups[].topics")?;
             }
-            if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+            if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("groups[].topics"));
             }
             if v >= 6 {
@@ -1373,10 +1373,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.group_id == "") {
+            if v <= 7 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].group_id"));
             }
-            if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+            if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                 w.fail(rt::write::not_in_version("groups[].topics"));
             }
             if v >= 8 {
@@ -1454,7 +1454,7 @@ pub mod owned {
                     "groups[].topics[].partition_indexes",
                 )?;
             }
-            if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+            if v <= 7 && !self.partition_indexes.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
             }
             if v >= 6 {
@@ -1469,7 +1469,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+            if v <= 7 && !self.partition_indexes.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
             }
             if (8..=9).contains(&v) {

@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         if v <= 7 {
             n += rt::write::array_size(&self.topics, v >= 6, v, "topics")?;
         }
-        if !(v <= 7) && !(self.topics.is_empty()) {
+        if v >= 8 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("topics"));
         }
         if (2..=7).contains(&v) {
@@ -133,7 +133,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         if v >= 8 {
             n += rt::write::array_size(&self.groups, v >= 6, v, "groups")?;
         }
-        if !(v >= 8) && !(self.groups.is_empty()) {
+        if v <= 7 && !self.groups.is_empty() {
             return Err(rt::write::not_in_version("groups"));
         }
         if v >= 6 {
@@ -147,10 +147,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 7) && !(self.topics.is_empty()) {
+        if v >= 8 && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("topics"));
         }
-        if !(v >= 8) && !(self.groups.is_empty()) {
+        if v <= 7 && !self.groups.is_empty() {
             w.fail(rt::write::not_in_version("groups"));
         }
         if v >= 3 {
@@ -306,13 +306,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         if v <= 7 {
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
         }
-        if !(v <= 7) && !(self.name == "") {
+        if v >= 8 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("topics[].name"));
         }
         if v <= 7 {
             n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
         }
-        if !(v <= 7) && !(self.partitions.is_empty()) {
+        if v >= 8 && !self.partitions.is_empty() {
             return Err(rt::write::not_in_version("topics[].partitions"));
         }
         if v >= 6 {
@@ -326,10 +326,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 7) && !(self.name == "") {
+        if v >= 8 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("topics[].name"));
         }
-        if !(v <= 7) && !(self.partitions.is_empty()) {
+        if v >= 8 && !self.partitions.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partitions"));
         }
         if v <= 7 {
@@ -491,19 +491,19 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         if v >= 8 {
             n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
         }
-        if !(v >= 8) && !(self.group_id == "") {
+        if v <= 7 && !self.group_id.is_empty() {
             return Err(rt::write::not_in_version("groups[].group_id"));
         }
         if v >= 8 {
             n += rt::write::array_size(&self.topics, v >= 6, v, "groups[].topics")?;
         }
-        if !(v >= 8) && !(self.topics.is_empty()) {
+        if v <= 7 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("groups[].topics"));
         }
         if v >= 8 {
             n += 2;
         }
-        if !(v >= 8) && !(self.error_code == 0_i16) {
+        if v <= 7 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("groups[].error_code"));
         }
         if v >= 6 {
@@ -517,13 +517,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.group_id == "") {
+        if v <= 7 && !self.group_id.is_empty() {
             w.fail(rt::write::not_in_version("groups[].group_id"));
         }
-        if !(v >= 8) && !(self.topics.is_empty()) {
+        if v <= 7 && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("groups[].topics"));
         }
-        if !(v >= 8) && !(self.error_code == 0_i16) {
+        if v <= 7 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("groups[].error_code"));
         }
         if v >= 8 {
@@ -744,13 +744,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         if v <= 7 {
             n += 4;
         }
-        if !(v <= 7) && !(self.partition_index == 0_i32) {
+        if v >= 8 && self.partition_index != 0_i32 {
             return Err(rt::write::not_in_version("topics[].partitions[].partition_index"));
         }
         if v <= 7 {
             n += 8;
         }
-        if !(v <= 7) && !(self.committed_offset == 0_i64) {
+        if v >= 8 && self.committed_offset != 0_i64 {
             return Err(rt::write::not_in_version("topics[].partitions[].committed_offset"));
         }
         if (5..=7).contains(&v) {
@@ -759,13 +759,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         if v <= 7 {
             n += rt::write::opt_str_size(self.metadata, v >= 6, v <= 7, "topics[].partitions[].metadata")?;
         }
-        if !(v <= 7) && !(self.metadata == Some("")) {
+        if v >= 8 && self.metadata != Some("") {
             return Err(rt::write::not_in_version("topics[].partitions[].metadata"));
         }
         if v <= 7 {
             n += 2;
         }
-        if !(v <= 7) && !(self.error_code == 0_i16) {
+        if v >= 8 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("topics[].partitions[].error_code"));
         }
         if v >= 6 {
@@ -779,16 +779,16 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 7) && !(self.partition_index == 0_i32) {
+        if v >= 8 && self.partition_index != 0_i32 {
             w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
         }
-        if !(v <= 7) && !(self.committed_offset == 0_i64) {
+        if v >= 8 && self.committed_offset != 0_i64 {
             w.fail(rt::write::not_in_version("topics[].partitions[].committed_offset"));
         }
-        if !(v <= 7) && !(self.metadata == Some("")) {
+        if v >= 8 && self.metadata != Some("") {
             w.fail(rt::write::not_in_version("topics[].partitions[].metadata"));
         }
-        if !(v <= 7) && !(self.error_code == 0_i16) {
+        if v >= 8 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("topics[].partitions[].error_code"));
         }
         if v <= 7 {
@@ -992,7 +992,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         if v >= 8 {
             n += rt::write::array_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
         }
-        if !(v >= 8) && !(self.partitions.is_empty()) {
+        if v <= 7 && !self.partitions.is_empty() {
             return Err(rt::write::not_in_version("groups[].topics[].partitions"));
         }
         if v >= 6 {
@@ -1006,7 +1006,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.partitions.is_empty()) {
+        if v <= 7 && !self.partitions.is_empty() {
             w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
         }
         if (8..=9).contains(&v) {
@@ -1221,7 +1221,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         if v >= 8 {
             n += 4;
         }
-        if !(v >= 8) && !(self.partition_index == 0_i32) {
+        if v <= 7 && self.partition_index != 0_i32 {
             return Err(rt::write::not_in_version(
                 "groups[].topics[].partitions[].partition_index",
             ));
@@ -1229,7 +1229,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         if v >= 8 {
             n += 8;
         }
-        if !(v >= 8) && !(self.committed_offset == 0_i64) {
+        if v <= 7 && self.committed_offset != 0_i64 {
             return Err(rt::write::not_in_version(
                 "groups[].topics[].partitions[].committed_offset",
             ));
@@ -1240,13 +1240,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         if v >= 8 {
             n += rt::write::opt_str_size(self.metadata, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?;
         }
-        if !(v >= 8) && !(self.metadata == Some("")) {
+        if v <= 7 && self.metadata != Some("") {
             return Err(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
         }
         if v >= 8 {
             n += 2;
         }
-        if !(v >= 8) && !(self.error_code == 0_i16) {
+        if v <= 7 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
         }
         if v >= 6 {
@@ -1262,20 +1262,20 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.partition_index == 0_i32) {
+        if v <= 7 && self.partition_index != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "groups[].topics[].partitions[].partition_index",
             ));
         }
-        if !(v >= 8) && !(self.committed_offset == 0_i64) {
+        if v <= 7 && self.committed_offset != 0_i64 {
             w.fail(rt::write::not_in_version(
                 "groups[].topics[].partitions[].committed_offset",
             ));
         }
-        if !(v >= 8) && !(self.metadata == Some("")) {
+        if v <= 7 && self.metadata != Some("") {
             w.fail(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
         }
-        if !(v >= 8) && !(self.error_code == 0_i16) {
+        if v <= 7 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
         }
         if v >= 8 {
@@ -1839,7 +1839,7 @@ pub mod owned {
             if v <= 7 {
                 n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
             }
-            if !(v <= 7) && !(self.topics.is_empty()) {
+            if v >= 8 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("topics"));
             }
             if (2..=7).contains(&v) {
@@ -1848,7 +1848,7 @@ pub mod owned {
             if v >= 8 {
                 n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
             }
-            if !(v >= 8) && !(self.groups.is_empty()) {
+            if v <= 7 && !self.groups.is_empty() {
                 return Err(rt::write::not_in_version("groups"));
             }
             if v >= 6 {
@@ -1862,10 +1862,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 7) && !(self.topics.is_empty()) {
+            if v >= 8 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
             }
-            if !(v >= 8) && !(self.groups.is_empty()) {
+            if v <= 7 && !self.groups.is_empty() {
                 w.fail(rt::write::not_in_version("groups"));
             }
             if v >= 3 {
@@ -1928,13 +1928,13 @@ pub mod owned {
             if v <= 7 {
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
             }
-            if !(v <= 7) && !(self.name == "") {
+            if v >= 8 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("topics[].name"));
             }
             if v <= 7 {
                 n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
             }
-            if !(v <= 7) && !(self.partitions.is_empty()) {
+            if v >= 8 && !self.partitions.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partitions"));
             }
             if v >= 6 {
@@ -1949,10 +1949,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 7) && !(self.name == "") {
+            if v >= 8 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
-            if !(v <= 7) && !(self.partitions.is_empty()) {
+            if v >= 8 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partitions"));
             }
             if v <= 7 {
@@ -2013,19 +2013,19 @@ pub mod owned {
             if v >= 8 {
                 n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
             }
-            if !(v >= 8) && !(self.group_id == "") {
+            if v <= 7 && !self.group_id.is_empty() {
                 return Err(rt::write::not_in_version("groups[].group_id"));
             }
             if v >= 8 {
                 n += rt::owned::vec_size(&self.topics, v >= 6, v, "groups[].topics")?;
             }
-            if !(v >= 8) && !(self.topics.is_empty()) {
+            if v <= 7 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topics"));
             }
             if v >= 8 {
                 n += 2;
             }
-            if !(v >= 8) && !(self.error_code == 0_i16) {
+            if v <= 7 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("groups[].error_code"));
             }
             if v >= 6 {
@@ -2040,13 +2040,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.group_id == "") {
+            if v <= 7 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].group_id"));
             }
-            if !(v >= 8) && !(self.topics.is_empty()) {
+            if v <= 7 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics"));
             }
-            if !(v >= 8) && !(self.error_code == 0_i16) {
+            if v <= 7 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("groups[].error_code"));
             }
             if v >= 8 {
@@ -2055,7 +2055,7 @@ pub mod owned {
             if v >= 8 {
                 rt::owned::write_vec(w, &self.topics, v >= 6, v, "groups[].topics");
             }
-            if (v >= 8) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 8 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("groups[].error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;
@@ -2125,13 +2125,13 @@ pub mod owned {
             if v <= 7 {
                 n += 4;
             }
-            if !(v <= 7) && !(self.partition_index == 0_i32) {
+            if v >= 8 && self.partition_index != 0_i32 {
                 return Err(rt::write::not_in_version("topics[].partitions[].partition_index"));
             }
             if v <= 7 {
                 n += 8;
             }
-            if !(v <= 7) && !(self.committed_offset == 0_i64) {
+            if v >= 8 && self.committed_offset != 0_i64 {
                 return Err(rt::write::not_in_version("topics[].partitions[].committed_offset"));
             }
             if (5..=7).contains(&v) {
@@ -2145,13 +2145,13 @@ pub mod owned {
                     "topics[].partitions[].metadata",
                 )?;
             }
-            if !(v <= 7) && !(self.metadata.as_deref() == Some("")) {
+            if v >= 8 && self.metadata.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("topics[].partitions[].metadata"));
             }
             if v <= 7 {
                 n += 2;
             }
-            if !(v <= 7) && !(self.error_code == 0_i16) {
+            if v >= 8 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("topics[].partitions[].error_code"));
             }
             if v >= 6 {
@@ -2166,16 +2166,16 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 7) && !(self.partition_index == 0_i32) {
+            if v >= 8 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
             }
-            if !(v <= 7) && !(self.committed_offset == 0_i64) {
+            if v >= 8 && self.committed_offset != 0_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].committed_offset"));
             }
-            if !(v <= 7) && !(self.metadata.as_deref() == Some("")) {
+            if v >= 8 && self.metadata.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("topics[].partitions[].metadata"));
             }
-            if !(v <= 7) && !(self.error_code == 0_i16) {
+            if v >= 8 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].error_code"));
             }
             if v <= 7 {
@@ -2198,7 +2198,7 @@ pub mod owned {
                     "topics[].partitions[].metadata",
                 );
             }
-            if (v <= 7) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if (6..=7).contains(&v) && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("topics[].partitions[].error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;
@@ -2266,7 +2266,7 @@ pub mod owned {
             if v >= 8 {
                 n += rt::owned::vec_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
             }
-            if !(v >= 8) && !(self.partitions.is_empty()) {
+            if v <= 7 && !self.partitions.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topics[].partitions"));
             }
             if v >= 6 {
@@ -2281,7 +2281,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.partitions.is_empty()) {
+            if v <= 7 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
             }
             if (8..=9).contains(&v) {
@@ -2353,7 +2353,7 @@ pub mod owned {
             if v >= 8 {
                 n += 4;
             }
-            if !(v >= 8) && !(self.partition_index == 0_i32) {
+            if v <= 7 && self.partition_index != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "groups[].topics[].partitions[].partition_index",
                 ));
@@ -2361,7 +2361,7 @@ pub mod owned {
             if v >= 8 {
                 n += 8;
             }
-            if !(v >= 8) && !(self.committed_offset == 0_i64) {
+            if v <= 7 && self.committed_offset != 0_i64 {
                 return Err(rt::write::not_in_version(
                     "groups[].topics[].partitions[].committed_offset",
                 ));
@@ -2377,13 +2377,13 @@ pub mod owned {
                     "groups[].topics[].partitions[].metadata",
                 )?;
             }
-            if !(v >= 8) && !(self.metadata.as_deref() == Some("")) {
+            if v <= 7 && self.metadata.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
             }
             if v >= 8 {
                 n += 2;
             }
-            if !(v >= 8) && !(self.error_code == 0_i16) {
+            if v <= 7 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
             }
             if v >= 6 {
@@ -2400,20 +2400,20 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.partition_index == 0_i32) {
+            if v <= 7 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "groups[].topics[].partitions[].partition_index",
                 ));
             }
-            if !(v >= 8) && !(self.committed_offset == 0_i64) {
+            if v <= 7 && self.committed_offset != 0_i64 {
                 w.fail(rt::write::not_in_version(
                     "groups[].topics[].partitions[].committed_offset",
                 ));
             }
-            if !(v >= 8) && !(self.metadata.as_deref() == Some("")) {
+            if v <= 7 && self.metadata.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
             }
-            if !(v >= 8) && !(self.error_code == 0_i16) {
+            if v <= 7 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
             }
             if v >= 8 {
@@ -2431,7 +2431,7 @@ pub mod owned {
                     "groups[].topics[].partitions[].metadata",
                 );
             }
-            if (v >= 8) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 8 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("groups[].topics[].partitions[].error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;

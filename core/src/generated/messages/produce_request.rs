@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         if v >= 3 {
             n += rt::write::opt_str_size(self.transactional_id, v >= 9, v >= 3, "transactional_id")?;
         }
-        if !(v >= 3) && !(self.transactional_id == None) {
+        if v <= 2 && self.transactional_id.is_some() {
             return Err(rt::write::not_in_version("transactional_id"));
         }
         n += rt::write::array_size(&self.topic_data, v >= 9, v, "topic_data")?;
@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.transactional_id == None) {
+        if v <= 2 && self.transactional_id.is_some() {
             w.fail(rt::write::not_in_version("transactional_id"));
         }
         if v >= 3 {
@@ -734,7 +734,7 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id")?;
             }
-            if !(v >= 3) && !(self.transactional_id.is_none()) {
+            if v <= 2 && self.transactional_id.is_some() {
                 return Err(rt::write::not_in_version("transactional_id"));
             }
             n += rt::owned::vec_size(&self.topic_data, v >= 9, v, "topic_data")?;
@@ -749,7 +749,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.transactional_id.is_none()) {
+            if v <= 2 && self.transactional_id.is_some() {
                 w.fail(rt::write::not_in_version("transactional_id"));
             }
             if v >= 3 {

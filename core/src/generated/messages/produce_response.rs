@@ -136,13 +136,13 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+        if v <= 9 && !self.node_endpoints.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints"));
         }
         if v >= 9 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 10 && !(self.node_endpoints.is_empty()) {
+            if v >= 10 && !self.node_endpoints.is_empty() {
                 let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -155,7 +155,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+        if v <= 9 && !self.node_endpoints.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints"));
         }
         w.array(&self.responses, v >= 9, v, "responses");
@@ -164,7 +164,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         }
         if v >= 9 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 10 && !(self.node_endpoints.is_empty());
+            let has_node_endpoints = v >= 10 && !self.node_endpoints.is_empty();
             tags += usize::from(has_node_endpoints);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -525,25 +525,25 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 10 {
             n += 4;
         }
-        if !(v >= 10) && !(self.node_id == 0_i32) {
+        if v <= 9 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].node_id"));
         }
         if v >= 10 {
             n += rt::write::str_size(self.host, v >= 9, "node_endpoints[].host")?;
         }
-        if !(v >= 10) && !(self.host == "") {
+        if v <= 9 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints[].host"));
         }
         if v >= 10 {
             n += 4;
         }
-        if !(v >= 10) && !(self.port == 0_i32) {
+        if v <= 9 && self.port != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 10 {
             n += rt::write::opt_str_size(self.rack, v >= 9, v >= 10, "node_endpoints[].rack")?;
         }
-        if !(v >= 10) && !(self.rack == None) {
+        if v <= 9 && self.rack.is_some() {
             return Err(rt::write::not_in_version("node_endpoints[].rack"));
         }
         if v >= 9 {
@@ -557,16 +557,16 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 10) && !(self.node_id == 0_i32) {
+        if v <= 9 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
         }
-        if !(v >= 10) && !(self.host == "") {
+        if v <= 9 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints[].host"));
         }
-        if !(v >= 10) && !(self.port == 0_i32) {
+        if v <= 9 && self.port != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
-        if !(v >= 10) && !(self.rack == None) {
+        if v <= 9 && self.rack.is_some() {
             w.fail(rt::write::not_in_version("node_endpoints[].rack"));
         }
         if v >= 10 {
@@ -874,7 +874,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 "responses[].partition_responses[].error_message",
             )?;
         }
-        if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+        if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
             return Err(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader",
             ));
@@ -882,7 +882,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         if v >= 9 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 10 && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+            if v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
                 let s = rt::Struct::size(&self.current_leader, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -897,7 +897,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+        if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
             w.fail(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader",
             ));
@@ -935,7 +935,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         }
         if v >= 9 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_current_leader = v >= 10 && !(self.current_leader == LeaderIdAndEpoch::DEFAULT);
+            let has_current_leader = v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT;
             tags += usize::from(has_current_leader);
             w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1101,7 +1101,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         if v >= 8 {
             n += 4;
         }
-        if !(v >= 8) && !(self.batch_index == 0_i32) {
+        if v <= 7 && self.batch_index != 0_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partition_responses[].record_errors[].batch_index",
             ));
@@ -1114,7 +1114,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
                 "responses[].partition_responses[].record_errors[].batch_index_error_message",
             )?;
         }
-        if !(v >= 8) && !(self.batch_index_error_message == None) {
+        if v <= 7 && self.batch_index_error_message.is_some() {
             return Err(rt::write::not_in_version(
                 "responses[].partition_responses[].record_errors[].batch_index_error_message",
             ));
@@ -1132,12 +1132,12 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.batch_index == 0_i32) {
+        if v <= 7 && self.batch_index != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partition_responses[].record_errors[].batch_index",
             ));
         }
-        if !(v >= 8) && !(self.batch_index_error_message == None) {
+        if v <= 7 && self.batch_index_error_message.is_some() {
             w.fail(rt::write::not_in_version(
                 "responses[].partition_responses[].record_errors[].batch_index_error_message",
             ));
@@ -1317,7 +1317,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         if v >= 10 {
             n += 4;
         }
-        if !(v >= 10) && !(self.leader_id == -1_i32) {
+        if v <= 9 && self.leader_id != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader.leader_id",
             ));
@@ -1325,7 +1325,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         if v >= 10 {
             n += 4;
         }
-        if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+        if v <= 9 && self.leader_epoch != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader.leader_epoch",
             ));
@@ -1343,12 +1343,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 10) && !(self.leader_id == -1_i32) {
+        if v <= 9 && self.leader_id != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader.leader_id",
             ));
         }
-        if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+        if v <= 9 && self.leader_epoch != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader.leader_epoch",
             ));
@@ -1902,13 +1902,13 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+            if v <= 9 && !self.node_endpoints.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints"));
             }
             if v >= 9 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 10 && !(self.node_endpoints.is_empty()) {
+                if v >= 10 && !self.node_endpoints.is_empty() {
                     let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -1921,7 +1921,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+            if v <= 9 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
             }
             rt::owned::write_vec(w, &self.responses, v >= 9, v, "responses");
@@ -1930,7 +1930,7 @@ pub mod owned {
             }
             if v >= 9 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 10 && !(self.node_endpoints.is_empty());
+                let has_node_endpoints = v >= 10 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2077,25 +2077,25 @@ pub mod owned {
             if v >= 10 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.node_id == 0_i32) {
+            if v <= 9 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 10 {
                 n += rt::write::str_size(&self.host, v >= 9, "node_endpoints[].host")?;
             }
-            if !(v >= 10) && !(self.host == "") {
+            if v <= 9 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
             }
             if v >= 10 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.port == 0_i32) {
+            if v <= 9 && self.port != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 10 {
                 n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack")?;
             }
-            if !(v >= 10) && !(self.rack.is_none()) {
+            if v <= 9 && self.rack.is_some() {
                 return Err(rt::write::not_in_version("node_endpoints[].rack"));
             }
             if v >= 9 {
@@ -2110,16 +2110,16 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 10) && !(self.node_id == 0_i32) {
+            if v <= 9 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
-            if !(v >= 10) && !(self.host == "") {
+            if v <= 9 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints[].host"));
             }
-            if !(v >= 10) && !(self.port == 0_i32) {
+            if v <= 9 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
-            if !(v >= 10) && !(self.rack.is_none()) {
+            if v <= 9 && self.rack.is_some() {
                 w.fail(rt::write::not_in_version("node_endpoints[].rack"));
             }
             if v >= 10 {
@@ -2225,7 +2225,7 @@ pub mod owned {
                     "responses[].partition_responses[].error_message",
                 )?;
             }
-            if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+            if v <= 9 && self.current_leader != LeaderIdAndEpoch::default() {
                 return Err(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader",
                 ));
@@ -2233,7 +2233,7 @@ pub mod owned {
             if v >= 9 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 10 && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                if v >= 10 && self.current_leader != LeaderIdAndEpoch::default() {
                     let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -2249,7 +2249,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+            if v <= 9 && self.current_leader != LeaderIdAndEpoch::default() {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader",
                 ));
@@ -2290,7 +2290,7 @@ pub mod owned {
             }
             if v >= 9 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_current_leader = v >= 10 && !(self.current_leader == LeaderIdAndEpoch::default());
+                let has_current_leader = v >= 10 && self.current_leader != LeaderIdAndEpoch::default();
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2351,7 +2351,7 @@ pub mod owned {
             if v >= 8 {
                 n += 4;
             }
-            if !(v >= 8) && !(self.batch_index == 0_i32) {
+            if v <= 7 && self.batch_index != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partition_responses[].record_errors[].batch_index",
                 ));
@@ -2364,7 +2364,7 @@ pub mod owned {
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 )?;
             }
-            if !(v >= 8) && !(self.batch_index_error_message.is_none()) {
+            if v <= 7 && self.batch_index_error_message.is_some() {
                 return Err(rt::write::not_in_version(
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 ));
@@ -2383,12 +2383,12 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.batch_index == 0_i32) {
+            if v <= 7 && self.batch_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].record_errors[].batch_index",
                 ));
             }
-            if !(v >= 8) && !(self.batch_index_error_message.is_none()) {
+            if v <= 7 && self.batch_index_error_message.is_some() {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 ));
@@ -2458,7 +2458,7 @@ pub mod owned {
             if v >= 10 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.leader_id == -1_i32) {
+            if v <= 9 && self.leader_id != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader.leader_id",
                 ));
@@ -2466,7 +2466,7 @@ pub mod owned {
             if v >= 10 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+            if v <= 9 && self.leader_epoch != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader.leader_epoch",
                 ));
@@ -2485,17 +2485,17 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 10) && !(self.leader_id == -1_i32) {
+            if v <= 9 && self.leader_id != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader.leader_id",
                 ));
             }
-            if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+            if v <= 9 && self.leader_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader.leader_epoch",
                 ));
             }
-            if (v >= 10) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+            if v >= 10 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("responses[].partition_responses[].current_leader.leader_id") {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());

@@ -1191,7 +1191,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<20>("results[].partitions[].state_batches[].first_offset") {
                     r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                     r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());

@@ -728,7 +728,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("topics[].partitions[].partition") {
                     r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());

@@ -268,7 +268,7 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("voter_id") {
                     r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
                     r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());

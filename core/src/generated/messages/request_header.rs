@@ -114,7 +114,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
         if v >= 1 {
             n += rt::write::opt_str_size(self.client_id, false, v >= 1, "client_id")?;
         }
-        if !(v >= 1) && !(self.client_id == Some("")) {
+        if v <= 0 && self.client_id != Some("") {
             return Err(rt::write::not_in_version("client_id"));
         }
         if v >= 2 {
@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.client_id == Some("")) {
+        if v <= 0 && self.client_id != Some("") {
             w.fail(rt::write::not_in_version("client_id"));
         }
         w.i16(self.request_api_key, "request_api_key");
@@ -308,7 +308,7 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::opt_str_size(self.client_id.as_deref(), false, v >= 1, "client_id")?;
             }
-            if !(v >= 1) && !(self.client_id.as_deref() == Some("")) {
+            if v <= 0 && self.client_id.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("client_id"));
             }
             if v >= 2 {
@@ -322,7 +322,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.client_id.as_deref() == Some("")) {
+            if v <= 0 && self.client_id.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("client_id"));
             }
             if let Some(r) = w.run::<8>("request_api_key") {

@@ -313,7 +313,7 @@ pub mod owned {
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
             w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");
-            if (v >= 1) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("session_lifetime_ms") {
                     r[0..8].copy_from_slice(&self.session_lifetime_ms.to_be_bytes());
                     r[8] = 0;

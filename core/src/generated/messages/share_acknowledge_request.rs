@@ -112,7 +112,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.is_renew_ack == false) {
+        if v <= 1 && self.is_renew_ack {
             return Err(rt::write::not_in_version("is_renew_ack"));
         }
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -127,7 +127,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.is_renew_ack == false) {
+        if v <= 1 && self.is_renew_ack {
             w.fail(rt::write::not_in_version("is_renew_ack"));
         }
         w.opt_str(self.group_id, true, true, "group_id");
@@ -957,7 +957,7 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.is_renew_ack == false) {
+            if v <= 1 && self.is_renew_ack {
                 return Err(rt::write::not_in_version("is_renew_ack"));
             }
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -972,7 +972,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.is_renew_ack == false) {
+            if v <= 1 && self.is_renew_ack {
                 w.fail(rt::write::not_in_version("is_renew_ack"));
             }
             w.opt_str(self.group_id.as_deref(), true, true, "group_id");

@@ -1537,7 +1537,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("responses[].partitions[].current_leader.leader_id") {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());

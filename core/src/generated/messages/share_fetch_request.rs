@@ -204,13 +204,13 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.max_records == 0_i32) {
+        if v <= 0 && self.max_records != 0_i32 {
             return Err(rt::write::not_in_version("max_records"));
         }
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.batch_size == 0_i32) {
+        if v <= 0 && self.batch_size != 0_i32 {
             return Err(rt::write::not_in_version("batch_size"));
         }
         if v >= 2 {
@@ -219,7 +219,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.is_renew_ack == false) {
+        if v <= 1 && self.is_renew_ack {
             return Err(rt::write::not_in_version("is_renew_ack"));
         }
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -235,13 +235,13 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.max_records == 0_i32) {
+        if v <= 0 && self.max_records != 0_i32 {
             w.fail(rt::write::not_in_version("max_records"));
         }
-        if !(v >= 1) && !(self.batch_size == 0_i32) {
+        if v <= 0 && self.batch_size != 0_i32 {
             w.fail(rt::write::not_in_version("batch_size"));
         }
-        if !(v >= 2) && !(self.is_renew_ack == false) {
+        if v <= 1 && self.is_renew_ack {
             w.fail(rt::write::not_in_version("is_renew_ack"));
         }
         w.opt_str(self.group_id, true, true, "group_id");
@@ -681,7 +681,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         if v <= 0 {
             n += 4;
         }
-        if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+        if v >= 1 && self.partition_max_bytes != 0_i32 {
             return Err(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
         }
         n += rt::write::array_size(
@@ -701,7 +701,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+        if v >= 1 && self.partition_max_bytes != 0_i32 {
             w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -1468,13 +1468,13 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.max_records == 0_i32) {
+            if v <= 0 && self.max_records != 0_i32 {
                 return Err(rt::write::not_in_version("max_records"));
             }
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.batch_size == 0_i32) {
+            if v <= 0 && self.batch_size != 0_i32 {
                 return Err(rt::write::not_in_version("batch_size"));
             }
             if v >= 2 {
@@ -1483,7 +1483,7 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.is_renew_ack == false) {
+            if v <= 1 && self.is_renew_ack {
                 return Err(rt::write::not_in_version("is_renew_ack"));
             }
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -1499,13 +1499,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.max_records == 0_i32) {
+            if v <= 0 && self.max_records != 0_i32 {
                 w.fail(rt::write::not_in_version("max_records"));
             }
-            if !(v >= 1) && !(self.batch_size == 0_i32) {
+            if v <= 0 && self.batch_size != 0_i32 {
                 w.fail(rt::write::not_in_version("batch_size"));
             }
-            if !(v >= 2) && !(self.is_renew_ack == false) {
+            if v <= 1 && self.is_renew_ack {
                 w.fail(rt::write::not_in_version("is_renew_ack"));
             }
             w.opt_str(self.group_id.as_deref(), true, true, "group_id");
@@ -1705,7 +1705,7 @@ pub mod owned {
             if v <= 0 {
                 n += 4;
             }
-            if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+            if v >= 1 && self.partition_max_bytes != 0_i32 {
                 return Err(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
             }
             n += rt::owned::vec_size(
@@ -1726,7 +1726,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+            if v >= 1 && self.partition_max_bytes != 0_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");

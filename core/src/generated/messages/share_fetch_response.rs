@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+        if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
             return Err(rt::write::not_in_version("acquisition_lock_timeout_ms"));
         }
         n += rt::write::array_size(&self.responses, true, v, "responses")?;
@@ -146,7 +146,7 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+        if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
             w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -1617,7 +1617,7 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+            if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
                 return Err(rt::write::not_in_version("acquisition_lock_timeout_ms"));
             }
             n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
@@ -1633,7 +1633,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+            if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
                 w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
             }
             if let Some(r) = w.run::<6>("throttle_time_ms") {
@@ -1981,7 +1981,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("responses[].partitions[].current_leader.leader_id") {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -2059,7 +2059,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<19>("responses[].partitions[].acquired_records[].first_offset") {
                     r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                     r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());

@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         if v >= 4 {
             n += 1;
         }
-        if !(v >= 4) && !(self.is_k_raft_controller == false) {
+        if v <= 3 && self.is_k_raft_controller {
             return Err(rt::write::not_in_version("is_k_raft_controller"));
         }
         if v >= 1 {
@@ -183,25 +183,25 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         if v <= 2 {
             n += 1;
         }
-        if !(v <= 2) && !(self.delete_partitions == false) {
+        if v >= 3 && self.delete_partitions {
             return Err(rt::write::not_in_version("delete_partitions"));
         }
         if v <= 0 {
             n += rt::write::array_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
         }
-        if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+        if v >= 1 && !self.ungrouped_partitions.is_empty() {
             return Err(rt::write::not_in_version("ungrouped_partitions"));
         }
         if (1..=2).contains(&v) {
             n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
         }
-        if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+        if (v <= 0 || v >= 3) && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("topics"));
         }
         if v >= 3 {
             n += rt::write::array_size(&self.topic_states, v >= 2, v, "topic_states")?;
         }
-        if !(v >= 3) && !(self.topic_states.is_empty()) {
+        if v <= 2 && !self.topic_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states"));
         }
         if v >= 2 {
@@ -215,19 +215,19 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.is_k_raft_controller == false) {
+        if v <= 3 && self.is_k_raft_controller {
             w.fail(rt::write::not_in_version("is_k_raft_controller"));
         }
-        if !(v <= 2) && !(self.delete_partitions == false) {
+        if v >= 3 && self.delete_partitions {
             w.fail(rt::write::not_in_version("delete_partitions"));
         }
-        if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+        if v >= 1 && !self.ungrouped_partitions.is_empty() {
             w.fail(rt::write::not_in_version("ungrouped_partitions"));
         }
-        if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+        if (v <= 0 || v >= 3) && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("topics"));
         }
-        if !(v >= 3) && !(self.topic_states.is_empty()) {
+        if v <= 2 && !self.topic_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states"));
         }
         w.i32(self.controller_id, "controller_id");
@@ -394,13 +394,13 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         if v <= 0 {
             n += rt::write::str_size(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
         }
-        if !(v <= 0) && !(self.topic_name == "") {
+        if v >= 1 && !self.topic_name.is_empty() {
             return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
         }
         if v <= 0 {
             n += 4;
         }
-        if !(v <= 0) && !(self.partition_index == 0_i32) {
+        if v >= 1 && self.partition_index != 0_i32 {
             return Err(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
         }
         if v >= 2 {
@@ -414,10 +414,10 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.topic_name == "") {
+        if v >= 1 && !self.topic_name.is_empty() {
             w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
         }
-        if !(v <= 0) && !(self.partition_index == 0_i32) {
+        if v >= 1 && self.partition_index != 0_i32 {
             w.fail(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
         }
         if v <= 0 {
@@ -570,13 +570,13 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         if (1..=2).contains(&v) {
             n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
         }
-        if !((1..=2).contains(&v)) && !(self.name == "") {
+        if (v <= 0 || v >= 3) && !self.name.is_empty() {
             return Err(rt::write::not_in_version("topics[].name"));
         }
         if (1..=2).contains(&v) {
             n += rt::write::array_size(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
         }
-        if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+        if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
             return Err(rt::write::not_in_version("topics[].partition_indexes"));
         }
         if v >= 2 {
@@ -590,10 +590,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !((1..=2).contains(&v)) && !(self.name == "") {
+        if (v <= 0 || v >= 3) && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("topics[].name"));
         }
-        if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+        if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partition_indexes"));
         }
         if (1..=2).contains(&v) {
@@ -757,13 +757,13 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         if v >= 3 {
             n += rt::write::str_size(self.topic_name, v >= 2, "topic_states[].topic_name")?;
         }
-        if !(v >= 3) && !(self.topic_name == "") {
+        if v <= 2 && !self.topic_name.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].topic_name"));
         }
         if v >= 3 {
             n += rt::write::array_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
         }
-        if !(v >= 3) && !(self.partition_states.is_empty()) {
+        if v <= 2 && !self.partition_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 2 {
@@ -777,10 +777,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.topic_name == "") {
+        if v <= 2 && !self.topic_name.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].topic_name"));
         }
-        if !(v >= 3) && !(self.partition_states.is_empty()) {
+        if v <= 2 && !self.partition_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 3 {
@@ -952,7 +952,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.partition_index == 0_i32) {
+        if v <= 2 && self.partition_index != 0_i32 {
             return Err(rt::write::not_in_version(
                 "topic_states[].partition_states[].partition_index",
             ));
@@ -960,7 +960,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+        if v <= 2 && self.leader_epoch != -1_i32 {
             return Err(rt::write::not_in_version(
                 "topic_states[].partition_states[].leader_epoch",
             ));
@@ -968,7 +968,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         if v >= 3 {
             n += 1;
         }
-        if !(v >= 3) && !(self.delete_partition == false) {
+        if v <= 2 && self.delete_partition {
             return Err(rt::write::not_in_version(
                 "topic_states[].partition_states[].delete_partition",
             ));
@@ -986,17 +986,17 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.partition_index == 0_i32) {
+        if v <= 2 && self.partition_index != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "topic_states[].partition_states[].partition_index",
             ));
         }
-        if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+        if v <= 2 && self.leader_epoch != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "topic_states[].partition_states[].leader_epoch",
             ));
         }
-        if !(v >= 3) && !(self.delete_partition == false) {
+        if v <= 2 && self.delete_partition {
             w.fail(rt::write::not_in_version(
                 "topic_states[].partition_states[].delete_partition",
             ));
@@ -1475,7 +1475,7 @@ pub mod owned {
             if v >= 4 {
                 n += 1;
             }
-            if !(v >= 4) && !(self.is_k_raft_controller == false) {
+            if v <= 3 && self.is_k_raft_controller {
                 return Err(rt::write::not_in_version("is_k_raft_controller"));
             }
             if v >= 1 {
@@ -1484,25 +1484,25 @@ pub mod owned {
             if v <= 2 {
                 n += 1;
             }
-            if !(v <= 2) && !(self.delete_partitions == false) {
+            if v >= 3 && self.delete_partitions {
                 return Err(rt::write::not_in_version("delete_partitions"));
             }
             if v <= 0 {
                 n += rt::owned::vec_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
             }
-            if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+            if v >= 1 && !self.ungrouped_partitions.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partitions"));
             }
             if (1..=2).contains(&v) {
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
             }
-            if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+            if (v <= 0 || v >= 3) && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("topics"));
             }
             if v >= 3 {
                 n += rt::owned::vec_size(&self.topic_states, v >= 2, v, "topic_states")?;
             }
-            if !(v >= 3) && !(self.topic_states.is_empty()) {
+            if v <= 2 && !self.topic_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states"));
             }
             if v >= 2 {
@@ -1516,19 +1516,19 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.is_k_raft_controller == false) {
+            if v <= 3 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
-            if !(v <= 2) && !(self.delete_partitions == false) {
+            if v >= 3 && self.delete_partitions {
                 w.fail(rt::write::not_in_version("delete_partitions"));
             }
-            if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+            if v >= 1 && !self.ungrouped_partitions.is_empty() {
                 w.fail(rt::write::not_in_version("ungrouped_partitions"));
             }
-            if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+            if (v <= 0 || v >= 3) && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
             }
-            if !(v >= 3) && !(self.topic_states.is_empty()) {
+            if v <= 2 && !self.topic_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states"));
             }
             w.i32(self.controller_id, "controller_id");
@@ -1599,13 +1599,13 @@ pub mod owned {
             if v <= 0 {
                 n += rt::write::str_size(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
             }
-            if !(v <= 0) && !(self.topic_name == "") {
+            if v >= 1 && !self.topic_name.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
             }
             if v <= 0 {
                 n += 4;
             }
-            if !(v <= 0) && !(self.partition_index == 0_i32) {
+            if v >= 1 && self.partition_index != 0_i32 {
                 return Err(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
             }
             if v >= 2 {
@@ -1620,16 +1620,16 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.topic_name == "") {
+            if v >= 1 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
             }
-            if !(v <= 0) && !(self.partition_index == 0_i32) {
+            if v >= 1 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
             }
             if v <= 0 {
                 w.str(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name");
             }
-            if (v <= 0) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if false {
                 if let Some(r) = w.run::<5>("ungrouped_partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4] = 0;
@@ -1690,13 +1690,13 @@ pub mod owned {
             if (1..=2).contains(&v) {
                 n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
             }
-            if !((1..=2).contains(&v)) && !(self.name == "") {
+            if (v <= 0 || v >= 3) && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("topics[].name"));
             }
             if (1..=2).contains(&v) {
                 n += rt::owned::vec_size(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
             }
-            if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+            if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partition_indexes"));
             }
             if v >= 2 {
@@ -1711,10 +1711,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !((1..=2).contains(&v)) && !(self.name == "") {
+            if (v <= 0 || v >= 3) && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
-            if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+            if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partition_indexes"));
             }
             if (1..=2).contains(&v) {
@@ -1771,13 +1771,13 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::str_size(&self.topic_name, v >= 2, "topic_states[].topic_name")?;
             }
-            if !(v >= 3) && !(self.topic_name == "") {
+            if v <= 2 && !self.topic_name.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].topic_name"));
             }
             if v >= 3 {
                 n += rt::owned::vec_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
             }
-            if !(v >= 3) && !(self.partition_states.is_empty()) {
+            if v <= 2 && !self.partition_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 2 {
@@ -1792,10 +1792,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.topic_name == "") {
+            if v <= 2 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
-            if !(v >= 3) && !(self.partition_states.is_empty()) {
+            if v <= 2 && !self.partition_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 3 {
@@ -1856,7 +1856,7 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.partition_index == 0_i32) {
+            if v <= 2 && self.partition_index != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "topic_states[].partition_states[].partition_index",
                 ));
@@ -1864,7 +1864,7 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+            if v <= 2 && self.leader_epoch != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "topic_states[].partition_states[].leader_epoch",
                 ));
@@ -1872,7 +1872,7 @@ pub mod owned {
             if v >= 3 {
                 n += 1;
             }
-            if !(v >= 3) && !(self.delete_partition == false) {
+            if v <= 2 && self.delete_partition {
                 return Err(rt::write::not_in_version(
                     "topic_states[].partition_states[].delete_partition",
                 ));
@@ -1891,22 +1891,22 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.partition_index == 0_i32) {
+            if v <= 2 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "topic_states[].partition_states[].partition_index",
                 ));
             }
-            if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+            if v <= 2 && self.leader_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "topic_states[].partition_states[].leader_epoch",
                 ));
             }
-            if !(v >= 3) && !(self.delete_partition == false) {
+            if v <= 2 && self.delete_partition {
                 w.fail(rt::write::not_in_version(
                     "topic_states[].partition_states[].delete_partition",
                 ));
             }
-            if (v >= 3) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<10>("topic_states[].partition_states[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());

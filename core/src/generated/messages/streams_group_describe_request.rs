@@ -106,7 +106,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.include_topology_description == false) {
+        if v <= 0 && self.include_topology_description {
             return Err(rt::write::not_in_version("include_topology_description"));
         }
         if true {
@@ -120,7 +120,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.include_topology_description == false) {
+        if v <= 0 && self.include_topology_description {
             w.fail(rt::write::not_in_version("include_topology_description"));
         }
         w.array(&self.group_ids, true, v, "group_ids");
@@ -279,7 +279,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.include_topology_description == false) {
+            if v <= 0 && self.include_topology_description {
                 return Err(rt::write::not_in_version("include_topology_description"));
             }
             if true {
@@ -293,7 +293,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.include_topology_description == false) {
+            if v <= 0 && self.include_topology_description {
                 w.fail(rt::write::not_in_version("include_topology_description"));
             }
             rt::owned::write_vec(w, &self.group_ids, true, v, "group_ids");

@@ -251,10 +251,8 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         }
         rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
         rt::read::i32(c, "groups[].authorized_operations")?;
-        if v >= 1 {
-            if rt::read::present(c, v >= 1, "groups[].topology_description")? {
-                <TopologyDescription as rt::Struct>::check(c, v)?;
-            }
+        if v >= 1 && rt::read::present(c, v >= 1, "groups[].topology_description")? {
+            <TopologyDescription as rt::Struct>::check(c, v)?;
         }
         if v >= 1 {
             rt::read::i8(c, "groups[].topology_description_status")?;
@@ -364,13 +362,13 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 1 {
             n += rt::write::opt_struct_size(&self.topology_description, v >= 1, v, "groups[].topology_description")?;
         }
-        if !(v >= 1) && !(self.topology_description == None) {
+        if v <= 0 && self.topology_description.is_some() {
             return Err(rt::write::not_in_version("groups[].topology_description"));
         }
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.topology_description_status == 0_i8) {
+        if v <= 0 && self.topology_description_status != 0_i8 {
             return Err(rt::write::not_in_version("groups[].topology_description_status"));
         }
         if v >= 1 {
@@ -387,10 +385,10 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.topology_description == None) {
+        if v <= 0 && self.topology_description.is_some() {
             w.fail(rt::write::not_in_version("groups[].topology_description"));
         }
-        if !(v >= 1) && !(self.topology_description_status == 0_i8) {
+        if v <= 0 && self.topology_description_status != 0_i8 {
             w.fail(rt::write::not_in_version("groups[].topology_description_status"));
         }
         w.i16(self.error_code, "groups[].error_code");
@@ -1025,7 +1023,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                 "groups[].topology_description.subtopologies",
             )?;
         }
-        if !(v >= 1) && !(self.subtopologies.is_empty()) {
+        if v <= 0 && !self.subtopologies.is_empty() {
             return Err(rt::write::not_in_version("groups[].topology_description.subtopologies"));
         }
         if v >= 1 {
@@ -1036,7 +1034,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                 "groups[].topology_description.global_stores",
             )?;
         }
-        if !(v >= 1) && !(self.global_stores.is_empty()) {
+        if v <= 0 && !self.global_stores.is_empty() {
             return Err(rt::write::not_in_version("groups[].topology_description.global_stores"));
         }
         if true {
@@ -1052,10 +1050,10 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.subtopologies.is_empty()) {
+        if v <= 0 && !self.subtopologies.is_empty() {
             w.fail(rt::write::not_in_version("groups[].topology_description.subtopologies"));
         }
-        if !(v >= 1) && !(self.global_stores.is_empty()) {
+        if v <= 0 && !self.global_stores.is_empty() {
             w.fail(rt::write::not_in_version("groups[].topology_description.global_stores"));
         }
         if v >= 1 {
@@ -2160,7 +2158,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].subtopology_id",
             )?;
         }
-        if !(v >= 1) && !(self.subtopology_id == "") {
+        if v <= 0 && !self.subtopology_id.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].subtopology_id",
             ));
@@ -2173,7 +2171,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].nodes",
             )?;
         }
-        if !(v >= 1) && !(self.nodes.is_empty()) {
+        if v <= 0 && !self.nodes.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes",
             ));
@@ -2191,12 +2189,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.subtopology_id == "") {
+        if v <= 0 && !self.subtopology_id.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].subtopology_id",
             ));
         }
-        if !(v >= 1) && !(self.nodes.is_empty()) {
+        if v <= 0 && !self.nodes.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes",
             ));
@@ -2369,7 +2367,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         if v >= 1 {
             n += rt::Struct::size(&self.source, v)?;
         }
-        if !(v >= 1) && !(self.source == TopologyDescriptionNode::DEFAULT) {
+        if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.global_stores[].source",
             ));
@@ -2377,7 +2375,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         if v >= 1 {
             n += rt::Struct::size(&self.processor, v)?;
         }
-        if !(v >= 1) && !(self.processor == TopologyDescriptionNode::DEFAULT) {
+        if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.global_stores[].processor",
             ));
@@ -2395,12 +2393,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.source == TopologyDescriptionNode::DEFAULT) {
+        if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.global_stores[].source",
             ));
         }
-        if !(v >= 1) && !(self.processor == TopologyDescriptionNode::DEFAULT) {
+        if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.global_stores[].processor",
             ));
@@ -3135,7 +3133,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].name",
             )?;
         }
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].name",
             ));
@@ -3143,7 +3141,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.node_type == 0_i8) {
+        if v <= 0 && self.node_type != 0_i8 {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].node_type",
             ));
@@ -3156,7 +3154,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].source_topics",
             )?;
         }
-        if !(v >= 1) && !(self.source_topics.is_empty()) {
+        if v <= 0 && !self.source_topics.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].source_topics",
             ));
@@ -3169,7 +3167,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].sink_topic",
             )?;
         }
-        if !(v >= 1) && !(self.sink_topic == None) {
+        if v <= 0 && self.sink_topic.is_some() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].sink_topic",
             ));
@@ -3182,7 +3180,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].stores",
             )?;
         }
-        if !(v >= 1) && !(self.stores.is_empty()) {
+        if v <= 0 && !self.stores.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].stores",
             ));
@@ -3195,7 +3193,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             )?;
         }
-        if !(v >= 1) && !(self.successors.is_empty()) {
+        if v <= 0 && !self.successors.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             ));
@@ -3213,32 +3211,32 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].name",
             ));
         }
-        if !(v >= 1) && !(self.node_type == 0_i8) {
+        if v <= 0 && self.node_type != 0_i8 {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].node_type",
             ));
         }
-        if !(v >= 1) && !(self.source_topics.is_empty()) {
+        if v <= 0 && !self.source_topics.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].source_topics",
             ));
         }
-        if !(v >= 1) && !(self.sink_topic == None) {
+        if v <= 0 && self.sink_topic.is_some() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].sink_topic",
             ));
         }
-        if !(v >= 1) && !(self.stores.is_empty()) {
+        if v <= 0 && !self.stores.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].stores",
             ));
         }
-        if !(v >= 1) && !(self.successors.is_empty()) {
+        if v <= 0 && !self.successors.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             ));
@@ -4747,13 +4745,13 @@ pub mod owned {
                 n +=
                     rt::owned::opt_struct_size(&self.topology_description, v >= 1, v, "groups[].topology_description")?;
             }
-            if !(v >= 1) && !(self.topology_description == None) {
+            if v <= 0 && self.topology_description.is_some() {
                 return Err(rt::write::not_in_version("groups[].topology_description"));
             }
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.topology_description_status == 0_i8) {
+            if v <= 0 && self.topology_description_status != 0_i8 {
                 return Err(rt::write::not_in_version("groups[].topology_description_status"));
             }
             if v >= 1 {
@@ -4771,10 +4769,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.topology_description == None) {
+            if v <= 0 && self.topology_description.is_some() {
                 w.fail(rt::write::not_in_version("groups[].topology_description"));
             }
-            if !(v >= 1) && !(self.topology_description_status == 0_i8) {
+            if v <= 0 && self.topology_description_status != 0_i8 {
                 w.fail(rt::write::not_in_version("groups[].topology_description_status"));
             }
             w.i16(self.error_code, "groups[].error_code");
@@ -5027,7 +5025,7 @@ pub mod owned {
             );
             rt::OwnedStruct::write(&self.assignment, w, v);
             rt::OwnedStruct::write(&self.target_assignment, w, v);
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("groups[].members[].is_classic") {
                     r[0] = u8::from(self.is_classic);
                     r[1] = 0;
@@ -5088,7 +5086,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies",
                 )?;
             }
-            if !(v >= 1) && !(self.subtopologies.is_empty()) {
+            if v <= 0 && !self.subtopologies.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topology_description.subtopologies"));
             }
             if v >= 1 {
@@ -5099,7 +5097,7 @@ pub mod owned {
                     "groups[].topology_description.global_stores",
                 )?;
             }
-            if !(v >= 1) && !(self.global_stores.is_empty()) {
+            if v <= 0 && !self.global_stores.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topology_description.global_stores"));
             }
             if true {
@@ -5116,10 +5114,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.subtopologies.is_empty()) {
+            if v <= 0 && !self.subtopologies.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topology_description.subtopologies"));
             }
-            if !(v >= 1) && !(self.global_stores.is_empty()) {
+            if v <= 0 && !self.global_stores.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topology_description.global_stores"));
             }
             if v >= 1 {
@@ -5340,7 +5338,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.host, true, "groups[].members[].user_endpoint.host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("groups[].members[].user_endpoint.port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
@@ -5490,7 +5488,7 @@ pub mod owned {
                 true,
                 "groups[].members[].task_offsets[].subtopology_id",
             );
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("groups[].members[].task_offsets[].partition") {
                     r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
@@ -5662,7 +5660,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].subtopology_id",
                 )?;
             }
-            if !(v >= 1) && !(self.subtopology_id == "") {
+            if v <= 0 && !self.subtopology_id.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].subtopology_id",
                 ));
@@ -5675,7 +5673,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes",
                 )?;
             }
-            if !(v >= 1) && !(self.nodes.is_empty()) {
+            if v <= 0 && !self.nodes.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes",
                 ));
@@ -5694,12 +5692,12 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.subtopology_id == "") {
+            if v <= 0 && !self.subtopology_id.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].subtopology_id",
                 ));
             }
-            if !(v >= 1) && !(self.nodes.is_empty()) {
+            if v <= 0 && !self.nodes.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes",
                 ));
@@ -5771,7 +5769,7 @@ pub mod owned {
             if v >= 1 {
                 n += rt::OwnedStruct::size(&self.source, v)?;
             }
-            if !(v >= 1) && !(self.source == TopologyDescriptionNode::default()) {
+            if v <= 0 && self.source != TopologyDescriptionNode::default() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.global_stores[].source",
                 ));
@@ -5779,7 +5777,7 @@ pub mod owned {
             if v >= 1 {
                 n += rt::OwnedStruct::size(&self.processor, v)?;
             }
-            if !(v >= 1) && !(self.processor == TopologyDescriptionNode::default()) {
+            if v <= 0 && self.processor != TopologyDescriptionNode::default() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.global_stores[].processor",
                 ));
@@ -5798,12 +5796,12 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.source == TopologyDescriptionNode::default()) {
+            if v <= 0 && self.source != TopologyDescriptionNode::default() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.global_stores[].source",
                 ));
             }
-            if !(v >= 1) && !(self.processor == TopologyDescriptionNode::default()) {
+            if v <= 0 && self.processor != TopologyDescriptionNode::default() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.global_stores[].processor",
                 ));
@@ -6067,7 +6065,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].name",
                 )?;
             }
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].name",
                 ));
@@ -6075,7 +6073,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.node_type == 0_i8) {
+            if v <= 0 && self.node_type != 0_i8 {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].node_type",
                 ));
@@ -6088,7 +6086,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].source_topics",
                 )?;
             }
-            if !(v >= 1) && !(self.source_topics.is_empty()) {
+            if v <= 0 && !self.source_topics.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].source_topics",
                 ));
@@ -6101,7 +6099,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 )?;
             }
-            if !(v >= 1) && !(self.sink_topic.is_none()) {
+            if v <= 0 && self.sink_topic.is_some() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 ));
@@ -6114,7 +6112,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].stores",
                 )?;
             }
-            if !(v >= 1) && !(self.stores.is_empty()) {
+            if v <= 0 && !self.stores.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].stores",
                 ));
@@ -6127,7 +6125,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 )?;
             }
-            if !(v >= 1) && !(self.successors.is_empty()) {
+            if v <= 0 && !self.successors.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 ));
@@ -6146,32 +6144,32 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].name",
                 ));
             }
-            if !(v >= 1) && !(self.node_type == 0_i8) {
+            if v <= 0 && self.node_type != 0_i8 {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].node_type",
                 ));
             }
-            if !(v >= 1) && !(self.source_topics.is_empty()) {
+            if v <= 0 && !self.source_topics.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].source_topics",
                 ));
             }
-            if !(v >= 1) && !(self.sink_topic.is_none()) {
+            if v <= 0 && self.sink_topic.is_some() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 ));
             }
-            if !(v >= 1) && !(self.stores.is_empty()) {
+            if v <= 0 && !self.stores.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].stores",
                 ));
             }
-            if !(v >= 1) && !(self.successors.is_empty()) {
+            if v <= 0 && !self.successors.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 ));

@@ -2660,7 +2660,7 @@ pub mod owned {
             rt::owned::write_opt_vec(w, self.client_tags.as_deref(), true, true, v, "client_tags");
             rt::owned::write_opt_vec(w, self.task_offsets.as_deref(), true, true, v, "task_offsets");
             rt::owned::write_opt_vec(w, self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("shutdown_application") {
                     r[0] = u8::from(self.shutdown_application);
                     r[1] = 0;
@@ -2848,7 +2848,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.host, true, "user_endpoint.host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("user_endpoint.port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
@@ -2980,7 +2980,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.subtopology_id, true, "task_offsets[].subtopology_id");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("task_offsets[].partition") {
                     r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());

@@ -234,7 +234,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         if v <= 0 {
             n += 4;
         }
-        if !(v <= 0) && !(self.acceptable_recovery_lag_legacy == 0_i32) {
+        if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
             return Err(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
         }
         if v >= 1 {
@@ -247,7 +247,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.topology_description_required == false) {
+        if v <= 0 && self.topology_description_required {
             return Err(rt::write::not_in_version("topology_description_required"));
         }
         n += rt::write::opt_array_size(
@@ -268,10 +268,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.acceptable_recovery_lag_legacy == 0_i32) {
+        if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
             w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
         }
-        if !(v >= 1) && !(self.topology_description_required == false) {
+        if v <= 0 && self.topology_description_required {
             w.fail(rt::write::not_in_version("topology_description_required"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -1753,7 +1753,7 @@ pub mod owned {
             if v <= 0 {
                 n += 4;
             }
-            if !(v <= 0) && !(self.acceptable_recovery_lag_legacy == 0_i32) {
+            if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
                 return Err(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
             }
             if v >= 1 {
@@ -1766,7 +1766,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.topology_description_required == false) {
+            if v <= 0 && self.topology_description_required {
                 return Err(rt::write::not_in_version("topology_description_required"));
             }
             n += rt::owned::opt_vec_size(
@@ -1787,10 +1787,10 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.acceptable_recovery_lag_legacy == 0_i32) {
+            if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
                 w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
             }
-            if !(v >= 1) && !(self.topology_description_required == false) {
+            if v <= 0 && self.topology_description_required {
                 w.fail(rt::write::not_in_version("topology_description_required"));
             }
             if let Some(r) = w.run::<6>("throttle_time_ms") {
@@ -2102,7 +2102,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.host, true, "partitions_by_user_endpoint[].user_endpoint.host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("partitions_by_user_endpoint[].user_endpoint.port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;

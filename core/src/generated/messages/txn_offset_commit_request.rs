@@ -158,19 +158,19 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.generation_id_or_member_epoch == -1_i32) {
+        if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
             return Err(rt::write::not_in_version("generation_id_or_member_epoch"));
         }
         if v >= 3 {
             n += rt::write::str_size(self.member_id, v >= 3, "member_id")?;
         }
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             return Err(rt::write::not_in_version("member_id"));
         }
         if v >= 3 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 3, v >= 3, "group_instance_id")?;
         }
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             return Err(rt::write::not_in_version("group_instance_id"));
         }
         n += rt::write::array_size(&self.topics, v >= 3, v, "topics")?;
@@ -185,13 +185,13 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.generation_id_or_member_epoch == -1_i32) {
+        if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
             w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
         }
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             w.fail(rt::write::not_in_version("member_id"));
         }
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             w.fail(rt::write::not_in_version("group_instance_id"));
         }
         w.str(self.transactional_id, v >= 3, "transactional_id");
@@ -967,19 +967,19 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.generation_id_or_member_epoch == -1_i32) {
+            if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
                 return Err(rt::write::not_in_version("generation_id_or_member_epoch"));
             }
             if v >= 3 {
                 n += rt::write::str_size(&self.member_id, v >= 3, "member_id")?;
             }
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 return Err(rt::write::not_in_version("member_id"));
             }
             if v >= 3 {
                 n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 3, v >= 3, "group_instance_id")?;
             }
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
             }
             n += rt::owned::vec_size(&self.topics, v >= 3, v, "topics")?;
@@ -994,13 +994,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.generation_id_or_member_epoch == -1_i32) {
+            if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
             }
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("member_id"));
             }
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
             w.str(&self.transactional_id, v >= 3, "transactional_id");

@@ -206,7 +206,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("controller_id") {
                     r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
                     r[4] = 0;

@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.validate_only == false) {
+        if v <= 0 && self.validate_only {
             return Err(rt::write::not_in_version("validate_only"));
         }
         if true {
@@ -122,7 +122,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.validate_only == false) {
+        if v <= 0 && self.validate_only {
             w.fail(rt::write::not_in_version("validate_only"));
         }
         w.i32(self.timeout_ms, "timeout_ms");
@@ -289,13 +289,13 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         if v <= 0 {
             n += 1;
         }
-        if !(v <= 0) && !(self.allow_downgrade == false) {
+        if v >= 1 && self.allow_downgrade {
             return Err(rt::write::not_in_version("feature_updates[].allow_downgrade"));
         }
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+        if v <= 0 && self.upgrade_type != 1_i8 {
             return Err(rt::write::not_in_version("feature_updates[].upgrade_type"));
         }
         if true {
@@ -309,10 +309,10 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.allow_downgrade == false) {
+        if v >= 1 && self.allow_downgrade {
             w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
         }
-        if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+        if v <= 0 && self.upgrade_type != 1_i8 {
             w.fail(rt::write::not_in_version("feature_updates[].upgrade_type"));
         }
         w.str(self.feature, true, "feature_updates[].feature");
@@ -554,7 +554,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.validate_only == false) {
+            if v <= 0 && self.validate_only {
                 return Err(rt::write::not_in_version("validate_only"));
             }
             if true {
@@ -568,7 +568,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.validate_only == false) {
+            if v <= 0 && self.validate_only {
                 w.fail(rt::write::not_in_version("validate_only"));
             }
             w.i32(self.timeout_ms, "timeout_ms");
@@ -640,13 +640,13 @@ pub mod owned {
             if v <= 0 {
                 n += 1;
             }
-            if !(v <= 0) && !(self.allow_downgrade == false) {
+            if v >= 1 && self.allow_downgrade {
                 return Err(rt::write::not_in_version("feature_updates[].allow_downgrade"));
             }
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+            if v <= 0 && self.upgrade_type != 1_i8 {
                 return Err(rt::write::not_in_version("feature_updates[].upgrade_type"));
             }
             if true {
@@ -661,10 +661,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.allow_downgrade == false) {
+            if v >= 1 && self.allow_downgrade {
                 w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
             }
-            if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+            if v <= 0 && self.upgrade_type != 1_i8 {
                 w.fail(rt::write::not_in_version("feature_updates[].upgrade_type"));
             }
             w.str(&self.feature, true, "feature_updates[].feature");

@@ -200,10 +200,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         if v >= 8 {
             n += 1;
         }
-        if !(v >= 8) && !(self.is_k_raft_controller == false) {
+        if v <= 7 && self.is_k_raft_controller {
             return Err(rt::write::not_in_version("is_k_raft_controller"));
         }
-        if !(v >= 8) && !(self.r#type == 0_i8) {
+        if v <= 7 && self.r#type != 0_i8 {
             return Err(rt::write::not_in_version("type"));
         }
         if v >= 5 {
@@ -217,20 +217,20 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 "ungrouped_partition_states",
             )?;
         }
-        if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+        if v >= 5 && !self.ungrouped_partition_states.is_empty() {
             return Err(rt::write::not_in_version("ungrouped_partition_states"));
         }
         if v >= 5 {
             n += rt::write::array_size(&self.topic_states, v >= 6, v, "topic_states")?;
         }
-        if !(v >= 5) && !(self.topic_states.is_empty()) {
+        if v <= 4 && !self.topic_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states"));
         }
         n += rt::write::array_size(&self.live_brokers, v >= 6, v, "live_brokers")?;
         if v >= 6 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 8 && !(self.r#type == 0_i8) {
+            if v >= 8 && self.r#type != 0_i8 {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -243,16 +243,16 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.is_k_raft_controller == false) {
+        if v <= 7 && self.is_k_raft_controller {
             w.fail(rt::write::not_in_version("is_k_raft_controller"));
         }
-        if !(v >= 8) && !(self.r#type == 0_i8) {
+        if v <= 7 && self.r#type != 0_i8 {
             w.fail(rt::write::not_in_version("type"));
         }
-        if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+        if v >= 5 && !self.ungrouped_partition_states.is_empty() {
             w.fail(rt::write::not_in_version("ungrouped_partition_states"));
         }
-        if !(v >= 5) && !(self.topic_states.is_empty()) {
+        if v <= 4 && !self.topic_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states"));
         }
         w.i32(self.controller_id, "controller_id");
@@ -277,7 +277,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         w.array(&self.live_brokers, v >= 6, v, "live_brokers");
         if v >= 6 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_type = v >= 8 && !(self.r#type == 0_i8);
+            let has_type = v >= 8 && self.r#type != 0_i8;
             tags += usize::from(has_type);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -744,7 +744,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         if v >= 5 {
             n += rt::write::str_size(self.topic_name, v >= 6, "topic_states[].topic_name")?;
         }
-        if !(v >= 5) && !(self.topic_name == "") {
+        if v <= 4 && !self.topic_name.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].topic_name"));
         }
         if v >= 7 {
@@ -753,7 +753,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         if v >= 5 {
             n += rt::write::array_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
         }
-        if !(v >= 5) && !(self.partition_states.is_empty()) {
+        if v <= 4 && !self.partition_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 6 {
@@ -767,10 +767,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 5) && !(self.topic_name == "") {
+        if v <= 4 && !self.topic_name.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].topic_name"));
         }
-        if !(v >= 5) && !(self.partition_states.is_empty()) {
+        if v <= 4 && !self.partition_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 5 {
@@ -1188,13 +1188,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.port == 0_i32) {
+        if v <= 0 && self.port != 0_i32 {
             return Err(rt::write::not_in_version("live_brokers[].endpoints[].port"));
         }
         if v >= 1 {
             n += rt::write::str_size(self.host, v >= 6, "live_brokers[].endpoints[].host")?;
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("live_brokers[].endpoints[].host"));
         }
         if v >= 3 {
@@ -1203,7 +1203,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.security_protocol == 0_i16) {
+        if v <= 0 && self.security_protocol != 0_i16 {
             return Err(rt::write::not_in_version(
                 "live_brokers[].endpoints[].security_protocol",
             ));
@@ -1221,13 +1221,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.port == 0_i32) {
+        if v <= 0 && self.port != 0_i32 {
             w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("live_brokers[].endpoints[].host"));
         }
-        if !(v >= 1) && !(self.security_protocol == 0_i16) {
+        if v <= 0 && self.security_protocol != 0_i16 {
             w.fail(rt::write::not_in_version(
                 "live_brokers[].endpoints[].security_protocol",
             ));
@@ -1907,10 +1907,10 @@ pub mod owned {
             if v >= 8 {
                 n += 1;
             }
-            if !(v >= 8) && !(self.is_k_raft_controller == false) {
+            if v <= 7 && self.is_k_raft_controller {
                 return Err(rt::write::not_in_version("is_k_raft_controller"));
             }
-            if !(v >= 8) && !(self.r#type == 0_i8) {
+            if v <= 7 && self.r#type != 0_i8 {
                 return Err(rt::write::not_in_version("type"));
             }
             if v >= 5 {
@@ -1924,20 +1924,20 @@ pub mod owned {
                     "ungrouped_partition_states",
                 )?;
             }
-            if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+            if v >= 5 && !self.ungrouped_partition_states.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partition_states"));
             }
             if v >= 5 {
                 n += rt::owned::vec_size(&self.topic_states, v >= 6, v, "topic_states")?;
             }
-            if !(v >= 5) && !(self.topic_states.is_empty()) {
+            if v <= 4 && !self.topic_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states"));
             }
             n += rt::owned::vec_size(&self.live_brokers, v >= 6, v, "live_brokers")?;
             if v >= 6 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 8 && !(self.r#type == 0_i8) {
+                if v >= 8 && self.r#type != 0_i8 {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -1950,16 +1950,16 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.is_k_raft_controller == false) {
+            if v <= 7 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
-            if !(v >= 8) && !(self.r#type == 0_i8) {
+            if v <= 7 && self.r#type != 0_i8 {
                 w.fail(rt::write::not_in_version("type"));
             }
-            if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+            if v >= 5 && !self.ungrouped_partition_states.is_empty() {
                 w.fail(rt::write::not_in_version("ungrouped_partition_states"));
             }
-            if !(v >= 5) && !(self.topic_states.is_empty()) {
+            if v <= 4 && !self.topic_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states"));
             }
             w.i32(self.controller_id, "controller_id");
@@ -1985,7 +1985,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.live_brokers, v >= 6, v, "live_brokers");
             if v >= 6 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_type = v >= 8 && !(self.r#type == 0_i8);
+                let has_type = v >= 8 && self.r#type != 0_i8;
                 tags += usize::from(has_type);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2171,7 +2171,7 @@ pub mod owned {
             if v >= 5 {
                 n += rt::write::str_size(&self.topic_name, v >= 6, "topic_states[].topic_name")?;
             }
-            if !(v >= 5) && !(self.topic_name == "") {
+            if v <= 4 && !self.topic_name.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].topic_name"));
             }
             if v >= 7 {
@@ -2180,7 +2180,7 @@ pub mod owned {
             if v >= 5 {
                 n += rt::owned::vec_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
             }
-            if !(v >= 5) && !(self.partition_states.is_empty()) {
+            if v <= 4 && !self.partition_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 6 {
@@ -2195,10 +2195,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 5) && !(self.topic_name == "") {
+            if v <= 4 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
-            if !(v >= 5) && !(self.partition_states.is_empty()) {
+            if v <= 4 && !self.partition_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 5 {
@@ -2360,13 +2360,13 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.port == 0_i32) {
+            if v <= 0 && self.port != 0_i32 {
                 return Err(rt::write::not_in_version("live_brokers[].endpoints[].port"));
             }
             if v >= 1 {
                 n += rt::write::str_size(&self.host, v >= 6, "live_brokers[].endpoints[].host")?;
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("live_brokers[].endpoints[].host"));
             }
             if v >= 3 {
@@ -2375,7 +2375,7 @@ pub mod owned {
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.security_protocol == 0_i16) {
+            if v <= 0 && self.security_protocol != 0_i16 {
                 return Err(rt::write::not_in_version(
                     "live_brokers[].endpoints[].security_protocol",
                 ));
@@ -2394,13 +2394,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.port == 0_i32) {
+            if v <= 0 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("live_brokers[].endpoints[].host"));
             }
-            if !(v >= 1) && !(self.security_protocol == 0_i16) {
+            if v <= 0 && self.security_protocol != 0_i16 {
                 w.fail(rt::write::not_in_version(
                     "live_brokers[].endpoints[].security_protocol",
                 ));
@@ -2414,7 +2414,7 @@ pub mod owned {
             if v >= 3 {
                 w.str(&self.listener, v >= 6, "live_brokers[].endpoints[].listener");
             }
-            if (v >= 1) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("live_brokers[].endpoints[].security_protocol") {
                     r[0..2].copy_from_slice(&self.security_protocol.to_be_bytes());
                     r[2] = 0;

@@ -831,7 +831,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "listeners[].name");
             w.str(&self.host, true, "listeners[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("listeners[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
@@ -896,7 +896,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("k_raft_version_feature.min_supported_version") {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());

@@ -129,7 +129,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.current_leader == CurrentLeader::DEFAULT) {
+            if self.current_leader != CurrentLeader::DEFAULT {
                 let s = rt::Struct::size(&self.current_leader, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -146,7 +146,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         w.i16(self.error_code, "error_code");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_current_leader = true && !(self.current_leader == CurrentLeader::DEFAULT);
+            let has_current_leader = self.current_leader != CurrentLeader::DEFAULT;
             tags += usize::from(has_current_leader);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -547,7 +547,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.current_leader == CurrentLeader::default()) {
+                if self.current_leader != CurrentLeader::default() {
                     let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -566,7 +566,7 @@ pub mod owned {
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_current_leader = true && !(self.current_leader == CurrentLeader::default());
+                let has_current_leader = self.current_leader != CurrentLeader::default();
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -647,7 +647,7 @@ pub mod owned {
                 r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
             }
             w.str(&self.host, true, "current_leader.host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("current_leader.port") {
                     r[0..4].copy_from_slice(&self.port.to_be_bytes());
                     r[4] = 0;

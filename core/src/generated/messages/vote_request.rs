@@ -504,7 +504,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.pre_vote == false) {
+        if v <= 1 && self.pre_vote {
             return Err(rt::write::not_in_version("topics[].partitions[].pre_vote"));
         }
         if true {
@@ -518,7 +518,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.pre_vote == false) {
+        if v <= 1 && self.pre_vote {
             w.fail(rt::write::not_in_version("topics[].partitions[].pre_vote"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -1036,7 +1036,7 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.pre_vote == false) {
+            if v <= 1 && self.pre_vote {
                 return Err(rt::write::not_in_version("topics[].partitions[].pre_vote"));
             }
             if true {
@@ -1051,7 +1051,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.pre_vote == false) {
+            if v <= 1 && self.pre_vote {
                 w.fail(rt::write::not_in_version("topics[].partitions[].pre_vote"));
             }
             if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {

@@ -133,13 +133,13 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+        if v <= 0 && !self.node_endpoints.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints"));
         }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.node_endpoints.is_empty()) {
+            if v >= 1 && !self.node_endpoints.is_empty() {
                 let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -152,14 +152,14 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+        if v <= 0 && !self.node_endpoints.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints"));
         }
         w.i16(self.error_code, "error_code");
         w.array(&self.topics, true, v, "topics");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
+            let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
             tags += usize::from(has_node_endpoints);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -464,19 +464,19 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.node_id == 0_i32) {
+        if v <= 0 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].node_id"));
         }
         if v >= 1 {
             n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints[].host"));
         }
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             return Err(rt::write::not_in_version("node_endpoints[].port"));
         }
         if true {
@@ -490,13 +490,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.node_id == 0_i32) {
+        if v <= 0 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints[].host"));
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 1 {
@@ -1039,13 +1039,13 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            if v <= 0 && !self.node_endpoints.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints"));
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && !(self.node_endpoints.is_empty()) {
+                if v >= 1 && !self.node_endpoints.is_empty() {
                     let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -1058,14 +1058,14 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            if v <= 0 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
             }
             w.i16(self.error_code, "error_code");
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
+                let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1188,19 +1188,19 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.node_id == 0_i32) {
+            if v <= 0 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 1 {
                 n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
             }
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 return Err(rt::write::not_in_version("node_endpoints[].port"));
             }
             if true {
@@ -1215,13 +1215,13 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.node_id == 0_i32) {
+            if v <= 0 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints[].host"));
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 1 {
@@ -1309,7 +1309,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<16>("topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());

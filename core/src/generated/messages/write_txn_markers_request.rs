@@ -810,7 +810,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.topics, v >= 1, v, "markers[].topics");
             w.i32(self.coordinator_epoch, "markers[].coordinator_epoch");
-            if (v >= 2) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("markers[].transaction_version") {
                     r[0..1].copy_from_slice(&self.transaction_version.to_be_bytes());
                     r[1] = 0;

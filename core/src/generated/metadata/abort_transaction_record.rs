@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
                     0 => {
                         reason_tag = rt::read::opt_str(c, true, true, "reason")?;
                         rt::read::check_tag_size(c, before, size, tag, "reason")?;
-                        rt::read::tag_at_default(c, reason_tag == None);
+                        rt::read::tag_at_default(c, reason_tag.is_none());
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.reason == None) {
+            if self.reason.is_some() {
                 let s = rt::write::opt_str_size(self.reason, true, true, "reason")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_reason = true && !(self.reason == None);
+            let has_reason = self.reason.is_some();
             tags += usize::from(has_reason);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -241,7 +241,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.reason.is_none()) {
+                if self.reason.is_some() {
                     let s = rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -256,7 +256,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_reason = true && !(self.reason.is_none());
+                let has_reason = self.reason.is_some();
                 tags += usize::from(has_reason);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

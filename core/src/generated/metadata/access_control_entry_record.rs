@@ -431,7 +431,7 @@ pub mod owned {
             w.i8(self.pattern_type, "pattern_type");
             w.str(&self.principal, true, "principal");
             w.str(&self.host, true, "host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("operation") {
                     r[0..1].copy_from_slice(&self.operation.to_be_bytes());
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());

@@ -63,7 +63,7 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
                     0 => {
                         name_tag = rt::read::opt_str(c, true, true, "name")?;
                         rt::read::check_tag_size(c, before, size, tag, "name")?;
-                        rt::read::tag_at_default(c, name_tag == None);
+                        rt::read::tag_at_default(c, name_tag.is_none());
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.name == None) {
+            if self.name.is_some() {
                 let s = rt::write::opt_str_size(self.name, true, true, "name")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -128,7 +128,7 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_name = true && !(self.name == None);
+            let has_name = self.name.is_some();
             tags += usize::from(has_name);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -241,7 +241,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.name.is_none()) {
+                if self.name.is_some() {
                     let s = rt::write::opt_str_size(self.name.as_deref(), true, true, "name")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -256,7 +256,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_name = true && !(self.name.is_none());
+                let has_name = self.name.is_some();
                 tags += usize::from(has_name);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

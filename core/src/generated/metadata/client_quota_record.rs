@@ -478,7 +478,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.entity, true, v, "entity");
             w.str(&self.key, true, "key");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<10>("value") {
                     r[0..8].copy_from_slice(&self.value.to_be_bytes());
                     r[8] = u8::from(self.remove);

@@ -238,7 +238,7 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("feature_level") {
                     r[0..2].copy_from_slice(&self.feature_level.to_be_bytes());
                     r[2] = 0;

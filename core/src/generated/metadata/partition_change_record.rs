@@ -260,49 +260,49 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
-        if !(v >= 1) && !(self.directories.is_none()) {
+        if v <= 0 && self.directories.is_some() {
             return Err(rt::write::not_in_version("directories"));
         }
-        if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+        if v <= 1 && self.eligible_leader_replicas.is_some() {
             return Err(rt::write::not_in_version("eligible_leader_replicas"));
         }
-        if !(v >= 2) && !(self.last_known_elr.is_none()) {
+        if v <= 1 && self.last_known_elr.is_some() {
             return Err(rt::write::not_in_version("last_known_elr"));
         }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.isr.is_none()) {
+            if self.isr.is_some() {
                 let s = rt::write::opt_array_size(&self.isr, true, true, v, "isr")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.leader == -2_i32) {
+            if self.leader != -2_i32 {
                 let s = 4;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.replicas.is_none()) {
+            if self.replicas.is_some() {
                 let s = rt::write::opt_array_size(&self.replicas, true, true, v, "replicas")?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.removing_replicas.is_none()) {
+            if self.removing_replicas.is_some() {
                 let s = rt::write::opt_array_size(&self.removing_replicas, true, true, v, "removing_replicas")?;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.adding_replicas.is_none()) {
+            if self.adding_replicas.is_some() {
                 let s = rt::write::opt_array_size(&self.adding_replicas, true, true, v, "adding_replicas")?;
                 tags += 1;
                 n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.leader_recovery_state == -1_i8) {
+            if self.leader_recovery_state != -1_i8 {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
+            if v >= 2 && self.eligible_leader_replicas.is_some() {
                 let s = rt::write::opt_array_size(
                     &self.eligible_leader_replicas,
                     true,
@@ -313,12 +313,12 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 tags += 1;
                 n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.last_known_elr.is_none()) {
+            if v >= 2 && self.last_known_elr.is_some() {
                 let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
                 tags += 1;
                 n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.directories.is_none()) {
+            if v >= 1 && self.directories.is_some() {
                 let s = rt::write::opt_array_size(&self.directories, true, v >= 1, v, "directories")?;
                 tags += 1;
                 n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
@@ -331,36 +331,36 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.directories.is_none()) {
+        if v <= 0 && self.directories.is_some() {
             w.fail(rt::write::not_in_version("directories"));
         }
-        if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+        if v <= 1 && self.eligible_leader_replicas.is_some() {
             w.fail(rt::write::not_in_version("eligible_leader_replicas"));
         }
-        if !(v >= 2) && !(self.last_known_elr.is_none()) {
+        if v <= 1 && self.last_known_elr.is_some() {
             w.fail(rt::write::not_in_version("last_known_elr"));
         }
         w.i32(self.partition_id, "partition_id");
         w.uuid(self.topic_id, "topic_id");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_isr = true && !(self.isr.is_none());
+            let has_isr = self.isr.is_some();
             tags += usize::from(has_isr);
-            let has_leader = true && !(self.leader == -2_i32);
+            let has_leader = self.leader != -2_i32;
             tags += usize::from(has_leader);
-            let has_replicas = true && !(self.replicas.is_none());
+            let has_replicas = self.replicas.is_some();
             tags += usize::from(has_replicas);
-            let has_removing_replicas = true && !(self.removing_replicas.is_none());
+            let has_removing_replicas = self.removing_replicas.is_some();
             tags += usize::from(has_removing_replicas);
-            let has_adding_replicas = true && !(self.adding_replicas.is_none());
+            let has_adding_replicas = self.adding_replicas.is_some();
             tags += usize::from(has_adding_replicas);
-            let has_leader_recovery_state = true && !(self.leader_recovery_state == -1_i8);
+            let has_leader_recovery_state = self.leader_recovery_state != -1_i8;
             tags += usize::from(has_leader_recovery_state);
-            let has_eligible_leader_replicas = v >= 2 && !(self.eligible_leader_replicas.is_none());
+            let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
             tags += usize::from(has_eligible_leader_replicas);
-            let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
+            let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
             tags += usize::from(has_last_known_elr);
-            let has_directories = v >= 1 && !(self.directories.is_none());
+            let has_directories = v >= 1 && self.directories.is_some();
             tags += usize::from(has_directories);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -777,50 +777,50 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 20;
-            if !(v >= 1) && !(self.directories.is_none()) {
+            if v <= 0 && self.directories.is_some() {
                 return Err(rt::write::not_in_version("directories"));
             }
-            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
                 return Err(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+            if v <= 1 && self.last_known_elr.is_some() {
                 return Err(rt::write::not_in_version("last_known_elr"));
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.isr.is_none()) {
+                if self.isr.is_some() {
                     let s = rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.leader == -2_i32) {
+                if self.leader != -2_i32 {
                     let s = 4;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.replicas.is_none()) {
+                if self.replicas.is_some() {
                     let s = rt::owned::opt_vec_size(self.replicas.as_deref(), true, true, v, "replicas")?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.removing_replicas.is_none()) {
+                if self.removing_replicas.is_some() {
                     let s =
                         rt::owned::opt_vec_size(self.removing_replicas.as_deref(), true, true, v, "removing_replicas")?;
                     tags += 1;
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.adding_replicas.is_none()) {
+                if self.adding_replicas.is_some() {
                     let s = rt::owned::opt_vec_size(self.adding_replicas.as_deref(), true, true, v, "adding_replicas")?;
                     tags += 1;
                     n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.leader_recovery_state == -1_i8) {
+                if self.leader_recovery_state != -1_i8 {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
+                if v >= 2 && self.eligible_leader_replicas.is_some() {
                     let s = rt::owned::opt_vec_size(
                         self.eligible_leader_replicas.as_deref(),
                         true,
@@ -831,12 +831,12 @@ pub mod owned {
                     tags += 1;
                     n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.last_known_elr.is_none()) {
+                if v >= 2 && self.last_known_elr.is_some() {
                     let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
                     tags += 1;
                     n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 1 && !(self.directories.is_none()) {
+                if v >= 1 && self.directories.is_some() {
                     let s = rt::owned::opt_vec_size(self.directories.as_deref(), true, v >= 1, v, "directories")?;
                     tags += 1;
                     n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
@@ -849,13 +849,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.directories.is_none()) {
+            if v <= 0 && self.directories.is_some() {
                 w.fail(rt::write::not_in_version("directories"));
             }
-            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
                 w.fail(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+            if v <= 1 && self.last_known_elr.is_some() {
                 w.fail(rt::write::not_in_version("last_known_elr"));
             }
             if let Some(r) = w.run::<20>("partition_id") {
@@ -864,23 +864,23 @@ pub mod owned {
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_isr = true && !(self.isr.is_none());
+                let has_isr = self.isr.is_some();
                 tags += usize::from(has_isr);
-                let has_leader = true && !(self.leader == -2_i32);
+                let has_leader = self.leader != -2_i32;
                 tags += usize::from(has_leader);
-                let has_replicas = true && !(self.replicas.is_none());
+                let has_replicas = self.replicas.is_some();
                 tags += usize::from(has_replicas);
-                let has_removing_replicas = true && !(self.removing_replicas.is_none());
+                let has_removing_replicas = self.removing_replicas.is_some();
                 tags += usize::from(has_removing_replicas);
-                let has_adding_replicas = true && !(self.adding_replicas.is_none());
+                let has_adding_replicas = self.adding_replicas.is_some();
                 tags += usize::from(has_adding_replicas);
-                let has_leader_recovery_state = true && !(self.leader_recovery_state == -1_i8);
+                let has_leader_recovery_state = self.leader_recovery_state != -1_i8;
                 tags += usize::from(has_leader_recovery_state);
-                let has_eligible_leader_replicas = v >= 2 && !(self.eligible_leader_replicas.is_none());
+                let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
                 tags += usize::from(has_eligible_leader_replicas);
-                let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
+                let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
                 tags += usize::from(has_last_known_elr);
-                let has_directories = v >= 1 && !(self.directories.is_none());
+                let has_directories = v >= 1 && self.directories.is_some();
                 tags += usize::from(has_directories);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

@@ -235,24 +235,24 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         if v >= 1 {
             n += rt::write::array_size(&self.directories, true, v, "directories")?;
         }
-        if !(v >= 1) && !(self.directories.is_empty()) {
+        if v <= 0 && !self.directories.is_empty() {
             return Err(rt::write::not_in_version("directories"));
         }
-        if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+        if v <= 1 && self.eligible_leader_replicas.is_some() {
             return Err(rt::write::not_in_version("eligible_leader_replicas"));
         }
-        if !(v >= 2) && !(self.last_known_elr.is_none()) {
+        if v <= 1 && self.last_known_elr.is_some() {
             return Err(rt::write::not_in_version("last_known_elr"));
         }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.leader_recovery_state == 0_i8) {
+            if self.leader_recovery_state != 0_i8 {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
+            if v >= 2 && self.eligible_leader_replicas.is_some() {
                 let s = rt::write::opt_array_size(
                     &self.eligible_leader_replicas,
                     true,
@@ -263,7 +263,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.last_known_elr.is_none()) {
+            if v >= 2 && self.last_known_elr.is_some() {
                 let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
@@ -276,13 +276,13 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.directories.is_empty()) {
+        if v <= 0 && !self.directories.is_empty() {
             w.fail(rt::write::not_in_version("directories"));
         }
-        if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+        if v <= 1 && self.eligible_leader_replicas.is_some() {
             w.fail(rt::write::not_in_version("eligible_leader_replicas"));
         }
-        if !(v >= 2) && !(self.last_known_elr.is_none()) {
+        if v <= 1 && self.last_known_elr.is_some() {
             w.fail(rt::write::not_in_version("last_known_elr"));
         }
         w.i32(self.partition_id, "partition_id");
@@ -299,11 +299,11 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_leader_recovery_state = true && !(self.leader_recovery_state == 0_i8);
+            let has_leader_recovery_state = self.leader_recovery_state != 0_i8;
             tags += usize::from(has_leader_recovery_state);
-            let has_eligible_leader_replicas = v >= 2 && !(self.eligible_leader_replicas.is_none());
+            let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
             tags += usize::from(has_eligible_leader_replicas);
-            let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
+            let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
             tags += usize::from(has_last_known_elr);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -709,24 +709,24 @@ pub mod owned {
             if v >= 1 {
                 n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
             }
-            if !(v >= 1) && !(self.directories.is_empty()) {
+            if v <= 0 && !self.directories.is_empty() {
                 return Err(rt::write::not_in_version("directories"));
             }
-            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
                 return Err(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+            if v <= 1 && self.last_known_elr.is_some() {
                 return Err(rt::write::not_in_version("last_known_elr"));
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.leader_recovery_state == 0_i8) {
+                if self.leader_recovery_state != 0_i8 {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
+                if v >= 2 && self.eligible_leader_replicas.is_some() {
                     let s = rt::owned::opt_vec_size(
                         self.eligible_leader_replicas.as_deref(),
                         true,
@@ -737,7 +737,7 @@ pub mod owned {
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.last_known_elr.is_none()) {
+                if v >= 2 && self.last_known_elr.is_some() {
                     let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
@@ -750,13 +750,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.directories.is_empty()) {
+            if v <= 0 && !self.directories.is_empty() {
                 w.fail(rt::write::not_in_version("directories"));
             }
-            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
                 w.fail(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+            if v <= 1 && self.last_known_elr.is_some() {
                 w.fail(rt::write::not_in_version("last_known_elr"));
             }
             if let Some(r) = w.run::<20>("partition_id") {
@@ -777,11 +777,11 @@ pub mod owned {
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_leader_recovery_state = true && !(self.leader_recovery_state == 0_i8);
+                let has_leader_recovery_state = self.leader_recovery_state != 0_i8;
                 tags += usize::from(has_leader_recovery_state);
-                let has_eligible_leader_replicas = v >= 2 && !(self.eligible_leader_replicas.is_none());
+                let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
                 tags += usize::from(has_eligible_leader_replicas);
-                let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
+                let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
                 tags += usize::from(has_last_known_elr);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

@@ -215,7 +215,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+        if v <= 1 && self.is_migrating_zk_broker {
             return Err(rt::write::not_in_version("is_migrating_zk_broker"));
         }
         n += rt::write::array_size(&self.end_points, true, v, "end_points")?;
@@ -224,24 +224,24 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+        if v <= 0 && self.in_controlled_shutdown {
             return Err(rt::write::not_in_version("in_controlled_shutdown"));
         }
-        if !(v >= 3) && !(self.log_dirs.is_empty()) {
+        if v <= 2 && !self.log_dirs.is_empty() {
             return Err(rt::write::not_in_version("log_dirs"));
         }
-        if !(v >= 4) && !(self.cordoned_log_dirs.is_none()) {
+        if v <= 3 && self.cordoned_log_dirs.is_some() {
             return Err(rt::write::not_in_version("cordoned_log_dirs"));
         }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 3 && !(self.log_dirs.is_empty()) {
+            if v >= 3 && !self.log_dirs.is_empty() {
                 let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 4 && !(self.cordoned_log_dirs.is_none()) {
+            if v >= 4 && self.cordoned_log_dirs.is_some() {
                 let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 4, v, "cordoned_log_dirs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
@@ -254,16 +254,16 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+        if v <= 1 && self.is_migrating_zk_broker {
             w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
         }
-        if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+        if v <= 0 && self.in_controlled_shutdown {
             w.fail(rt::write::not_in_version("in_controlled_shutdown"));
         }
-        if !(v >= 3) && !(self.log_dirs.is_empty()) {
+        if v <= 2 && !self.log_dirs.is_empty() {
             w.fail(rt::write::not_in_version("log_dirs"));
         }
-        if !(v >= 4) && !(self.cordoned_log_dirs.is_none()) {
+        if v <= 3 && self.cordoned_log_dirs.is_some() {
             w.fail(rt::write::not_in_version("cordoned_log_dirs"));
         }
         w.i32(self.broker_id, "broker_id");
@@ -281,9 +281,9 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_log_dirs = v >= 3 && !(self.log_dirs.is_empty());
+            let has_log_dirs = v >= 3 && !self.log_dirs.is_empty();
             tags += usize::from(has_log_dirs);
-            let has_cordoned_log_dirs = v >= 4 && !(self.cordoned_log_dirs.is_none());
+            let has_cordoned_log_dirs = v >= 4 && self.cordoned_log_dirs.is_some();
             tags += usize::from(has_cordoned_log_dirs);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1068,7 +1068,7 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+            if v <= 1 && self.is_migrating_zk_broker {
                 return Err(rt::write::not_in_version("is_migrating_zk_broker"));
             }
             n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
@@ -1077,24 +1077,24 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+            if v <= 0 && self.in_controlled_shutdown {
                 return Err(rt::write::not_in_version("in_controlled_shutdown"));
             }
-            if !(v >= 3) && !(self.log_dirs.is_empty()) {
+            if v <= 2 && !self.log_dirs.is_empty() {
                 return Err(rt::write::not_in_version("log_dirs"));
             }
-            if !(v >= 4) && !(self.cordoned_log_dirs.is_none()) {
+            if v <= 3 && self.cordoned_log_dirs.is_some() {
                 return Err(rt::write::not_in_version("cordoned_log_dirs"));
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 3 && !(self.log_dirs.is_empty()) {
+                if v >= 3 && !self.log_dirs.is_empty() {
                     let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 4 && !(self.cordoned_log_dirs.is_none()) {
+                if v >= 4 && self.cordoned_log_dirs.is_some() {
                     let s = rt::owned::opt_vec_size(
                         self.cordoned_log_dirs.as_deref(),
                         true,
@@ -1113,16 +1113,16 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+            if v <= 1 && self.is_migrating_zk_broker {
                 w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
             }
-            if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+            if v <= 0 && self.in_controlled_shutdown {
                 w.fail(rt::write::not_in_version("in_controlled_shutdown"));
             }
-            if !(v >= 3) && !(self.log_dirs.is_empty()) {
+            if v <= 2 && !self.log_dirs.is_empty() {
                 w.fail(rt::write::not_in_version("log_dirs"));
             }
-            if !(v >= 4) && !(self.cordoned_log_dirs.is_none()) {
+            if v <= 3 && self.cordoned_log_dirs.is_some() {
                 w.fail(rt::write::not_in_version("cordoned_log_dirs"));
             }
             w.i32(self.broker_id, "broker_id");
@@ -1142,9 +1142,9 @@ pub mod owned {
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_log_dirs = v >= 3 && !(self.log_dirs.is_empty());
+                let has_log_dirs = v >= 3 && !self.log_dirs.is_empty();
                 tags += usize::from(has_log_dirs);
-                let has_cordoned_log_dirs = v >= 4 && !(self.cordoned_log_dirs.is_none());
+                let has_cordoned_log_dirs = v >= 4 && self.cordoned_log_dirs.is_some();
                 tags += usize::from(has_cordoned_log_dirs);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1243,7 +1243,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "end_points[].name");
             w.str(&self.host, true, "end_points[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("end_points[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -1318,7 +1318,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "features[].name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("features[].min_supported_version") {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());

@@ -205,7 +205,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("topic_id") {
                     r[0..16].copy_from_slice(self.topic_id.as_bytes());
                     r[16] = 0;

@@ -358,7 +358,7 @@ pub mod owned {
             w.bytes(&self.salt, true, "salt");
             w.bytes(&self.stored_key, true, "stored_key");
             w.bytes(&self.server_key, true, "server_key");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("iterations") {
                     r[0..4].copy_from_slice(&self.iterations.to_be_bytes());
                     r[4] = 0;

@@ -205,7 +205,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("zk_migration_state") {
                     r[0..1].copy_from_slice(&self.zk_migration_state.to_be_bytes());
                     r[1] = 0;

@@ -149,25 +149,25 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if v <= 0 {
             n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
         }
-        if !(v <= 0) && !(self.cluster_id == "") {
+        if v >= 1 && !self.cluster_id.is_empty() {
             return Err(rt::write::not_in_version("cluster_id"));
         }
         if v >= 1 {
             n += 16;
         }
-        if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version("voted_directory_id"));
         }
         if v <= 0 {
             n += 8;
         }
-        if !(v <= 0) && !(self.applied_offset == 0_i64) {
+        if v >= 1 && self.applied_offset != 0_i64 {
             return Err(rt::write::not_in_version("applied_offset"));
         }
         if v <= 0 {
             n += rt::write::opt_array_size(&self.current_voters, true, v <= 0, v, "current_voters")?;
         }
-        if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+        if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
             return Err(rt::write::not_in_version("current_voters"));
         }
         if true {
@@ -181,16 +181,16 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.cluster_id == "") {
+        if v >= 1 && !self.cluster_id.is_empty() {
             w.fail(rt::write::not_in_version("cluster_id"));
         }
-        if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version("voted_directory_id"));
         }
-        if !(v <= 0) && !(self.applied_offset == 0_i64) {
+        if v >= 1 && self.applied_offset != 0_i64 {
             w.fail(rt::write::not_in_version("applied_offset"));
         }
-        if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+        if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
             w.fail(rt::write::not_in_version("current_voters"));
         }
         if v <= 0 {
@@ -328,7 +328,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if v <= 0 {
             n += 4;
         }
-        if !(v <= 0) && !(self.voter_id == 0_i32) {
+        if v >= 1 && self.voter_id != 0_i32 {
             return Err(rt::write::not_in_version("current_voters[].voter_id"));
         }
         if true {
@@ -342,7 +342,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.voter_id == 0_i32) {
+        if v >= 1 && self.voter_id != 0_i32 {
             w.fail(rt::write::not_in_version("current_voters[].voter_id"));
         }
         if v <= 0 {
@@ -609,25 +609,25 @@ pub mod owned {
             if v <= 0 {
                 n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
             }
-            if !(v <= 0) && !(self.cluster_id == "") {
+            if v >= 1 && !self.cluster_id.is_empty() {
                 return Err(rt::write::not_in_version("cluster_id"));
             }
             if v >= 1 {
                 n += 16;
             }
-            if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version("voted_directory_id"));
             }
             if v <= 0 {
                 n += 8;
             }
-            if !(v <= 0) && !(self.applied_offset == 0_i64) {
+            if v >= 1 && self.applied_offset != 0_i64 {
                 return Err(rt::write::not_in_version("applied_offset"));
             }
             if v <= 0 {
                 n += rt::owned::opt_vec_size(self.current_voters.as_deref(), true, v <= 0, v, "current_voters")?;
             }
-            if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+            if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("current_voters"));
             }
             if true {
@@ -641,16 +641,16 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.cluster_id == "") {
+            if v >= 1 && !self.cluster_id.is_empty() {
                 w.fail(rt::write::not_in_version("cluster_id"));
             }
-            if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("voted_directory_id"));
             }
-            if !(v <= 0) && !(self.applied_offset == 0_i64) {
+            if v >= 1 && self.applied_offset != 0_i64 {
                 w.fail(rt::write::not_in_version("applied_offset"));
             }
-            if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+            if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
                 w.fail(rt::write::not_in_version("current_voters"));
             }
             if v <= 0 {
@@ -714,7 +714,7 @@ pub mod owned {
             if v <= 0 {
                 n += 4;
             }
-            if !(v <= 0) && !(self.voter_id == 0_i32) {
+            if v >= 1 && self.voter_id != 0_i32 {
                 return Err(rt::write::not_in_version("current_voters[].voter_id"));
             }
             if true {
@@ -729,7 +729,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.voter_id == 0_i32) {
+            if v >= 1 && self.voter_id != 0_i32 {
                 w.fail(rt::write::not_in_version("current_voters[].voter_id"));
             }
             if v <= 0 && self.unknown_tagged_fields.is_empty() {

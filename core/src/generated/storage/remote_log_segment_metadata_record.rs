@@ -109,7 +109,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
                     0 => {
                         txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
                         rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
-                        rt::read::tag_at_default(c, txn_index_empty_tag == false);
+                        rt::read::tag_at_default(c, !txn_index_empty_tag);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -199,7 +199,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.txn_index_empty == false) {
+            if self.txn_index_empty {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -224,7 +224,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         w.i8(self.remote_log_segment_state, "remote_log_segment_state");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_txn_index_empty = true && !(self.txn_index_empty == false);
+            let has_txn_index_empty = self.txn_index_empty;
             tags += usize::from(has_txn_index_empty);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1159,7 +1159,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.txn_index_empty == false) {
+                if self.txn_index_empty {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -1186,7 +1186,7 @@ pub mod owned {
             w.i8(self.remote_log_segment_state, "remote_log_segment_state");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_txn_index_empty = true && !(self.txn_index_empty == false);
+                let has_txn_index_empty = self.txn_index_empty;
                 tags += usize::from(has_txn_index_empty);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1255,7 +1255,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::OwnedStruct::write(&self.topic_id_partition, w, v);
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("remote_log_segment_id.id") {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16] = 0;
@@ -1320,7 +1320,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("segment_leader_epochs[].leader_epoch") {
                     r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
@@ -1400,7 +1400,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("remote_log_segment_id.topic_id_partition.id") {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());

@@ -111,7 +111,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
                     0 => {
                         txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
                         rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
-                        rt::read::tag_at_default(c, txn_index_empty_tag == false);
+                        rt::read::tag_at_default(c, !txn_index_empty_tag);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -200,7 +200,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.txn_index_empty == false) {
+            if self.txn_index_empty {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -225,7 +225,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         w.i8(self.remote_log_segment_state, "remote_log_segment_state");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_txn_index_empty = true && !(self.txn_index_empty == false);
+            let has_txn_index_empty = self.txn_index_empty;
             tags += usize::from(has_txn_index_empty);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -749,7 +749,7 @@ pub mod owned {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.txn_index_empty == false) {
+                if self.txn_index_empty {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -776,7 +776,7 @@ pub mod owned {
             w.i8(self.remote_log_segment_state, "remote_log_segment_state");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_txn_index_empty = true && !(self.txn_index_empty == false);
+                let has_txn_index_empty = self.txn_index_empty;
                 tags += usize::from(has_txn_index_empty);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -843,7 +843,7 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("segment_leader_epochs[].leader_epoch") {
                     r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());

@@ -750,7 +750,7 @@ pub mod owned {
                 r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
             }
             w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("remote_log_segment_state") {
                     r[0..1].copy_from_slice(&self.remote_log_segment_state.to_be_bytes());
                     r[1] = 0;
@@ -817,7 +817,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::OwnedStruct::write(&self.topic_id_partition, w, v);
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("remote_log_segment_id.id") {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16] = 0;
@@ -890,7 +890,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("remote_log_segment_id.topic_id_partition.id") {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());

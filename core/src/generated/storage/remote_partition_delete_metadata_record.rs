@@ -527,7 +527,7 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::OwnedStruct::write(&self.topic_id_partition, w, v);
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<14>("broker_id") {
                     r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                     r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
@@ -604,7 +604,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "topic_id_partition.name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("topic_id_partition.id") {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());

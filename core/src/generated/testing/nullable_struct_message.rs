@@ -71,7 +71,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                         nullable_struct3_tag =
                             rt::read::opt_struct_tagged::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
                         rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
-                        rt::read::tag_at_default(c, nullable_struct3_tag == None);
+                        rt::read::tag_at_default(c, nullable_struct3_tag.is_none());
                     }
                     1 => {
                         nullable_struct4_tag =
@@ -139,21 +139,21 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         let mut n: usize = 0;
         n += rt::write::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
         n += rt::write::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
-        if !(v >= 1) && !(self.nullable_struct3 == None) {
+        if v <= 0 && self.nullable_struct3.is_some() {
             return Err(rt::write::not_in_version("nullable_struct3"));
         }
-        if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT)) {
+        if v <= 0 && self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
             return Err(rt::write::not_in_version("nullable_struct4"));
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.nullable_struct3 == None) {
+            if self.nullable_struct3.is_some() {
                 let s = rt::write::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT)) {
+            if self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
                 let s = rt::write::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
@@ -166,19 +166,19 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.nullable_struct3 == None) {
+        if v <= 0 && self.nullable_struct3.is_some() {
             w.fail(rt::write::not_in_version("nullable_struct3"));
         }
-        if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT)) {
+        if v <= 0 && self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
             w.fail(rt::write::not_in_version("nullable_struct4"));
         }
         w.opt_struct(&self.nullable_struct, true, v, "nullable_struct");
         w.opt_struct(&self.nullable_struct2, v >= 1, v, "nullable_struct2");
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_nullable_struct3 = true && !(self.nullable_struct3 == None);
+            let has_nullable_struct3 = self.nullable_struct3.is_some();
             tags += usize::from(has_nullable_struct3);
-            let has_nullable_struct4 = true && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT));
+            let has_nullable_struct4 = self.nullable_struct4 != Some(MyStruct4::DEFAULT);
             tags += usize::from(has_nullable_struct4);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -619,13 +619,13 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         if v >= 1 {
             n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct3.my_string")?;
         }
-        if !(v >= 1) && !(self.my_string == "") {
+        if v <= 0 && !self.my_string.is_empty() {
             return Err(rt::write::not_in_version("nullable_struct3.my_string"));
         }
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.my_int == 0_i32) {
+        if v <= 0 && self.my_int != 0_i32 {
             return Err(rt::write::not_in_version("nullable_struct3.my_int"));
         }
         if v >= 1 {
@@ -639,10 +639,10 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.my_string == "") {
+        if v <= 0 && !self.my_string.is_empty() {
             w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
         }
-        if !(v >= 1) && !(self.my_int == 0_i32) {
+        if v <= 0 && self.my_int != 0_i32 {
             w.fail(rt::write::not_in_version("nullable_struct3.my_int"));
         }
         if v >= 1 {
@@ -795,13 +795,13 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         if v >= 1 {
             n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct4.my_string")?;
         }
-        if !(v >= 1) && !(self.my_string == "") {
+        if v <= 0 && !self.my_string.is_empty() {
             return Err(rt::write::not_in_version("nullable_struct4.my_string"));
         }
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.my_int == 0_i32) {
+        if v <= 0 && self.my_int != 0_i32 {
             return Err(rt::write::not_in_version("nullable_struct4.my_int"));
         }
         if v >= 1 {
@@ -815,10 +815,10 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.my_string == "") {
+        if v <= 0 && !self.my_string.is_empty() {
             w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
         }
-        if !(v >= 1) && !(self.my_int == 0_i32) {
+        if v <= 0 && self.my_int != 0_i32 {
             w.fail(rt::write::not_in_version("nullable_struct4.my_int"));
         }
         if v >= 1 {
@@ -1181,21 +1181,21 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::owned::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
             n += rt::owned::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
-            if !(v >= 1) && !(self.nullable_struct3 == None) {
+            if v <= 0 && self.nullable_struct3.is_some() {
                 return Err(rt::write::not_in_version("nullable_struct3"));
             }
-            if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::default())) {
+            if v <= 0 && self.nullable_struct4 != Some(MyStruct4::default()) {
                 return Err(rt::write::not_in_version("nullable_struct4"));
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.nullable_struct3 == None) {
+                if self.nullable_struct3.is_some() {
                     let s = rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.nullable_struct4 == Some(MyStruct4::default())) {
+                if self.nullable_struct4 != Some(MyStruct4::default()) {
                     let s = rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
@@ -1208,19 +1208,19 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.nullable_struct3 == None) {
+            if v <= 0 && self.nullable_struct3.is_some() {
                 w.fail(rt::write::not_in_version("nullable_struct3"));
             }
-            if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::default())) {
+            if v <= 0 && self.nullable_struct4 != Some(MyStruct4::default()) {
                 w.fail(rt::write::not_in_version("nullable_struct4"));
             }
             rt::owned::write_opt_struct(w, &self.nullable_struct, true, v, "nullable_struct");
             rt::owned::write_opt_struct(w, &self.nullable_struct2, v >= 1, v, "nullable_struct2");
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_nullable_struct3 = true && !(self.nullable_struct3 == None);
+                let has_nullable_struct3 = self.nullable_struct3.is_some();
                 tags += usize::from(has_nullable_struct3);
-                let has_nullable_struct4 = true && !(self.nullable_struct4 == Some(MyStruct4::default()));
+                let has_nullable_struct4 = self.nullable_struct4 != Some(MyStruct4::default());
                 tags += usize::from(has_nullable_struct4);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1429,13 +1429,13 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct3.my_string")?;
             }
-            if !(v >= 1) && !(self.my_string == "") {
+            if v <= 0 && !self.my_string.is_empty() {
                 return Err(rt::write::not_in_version("nullable_struct3.my_string"));
             }
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.my_int == 0_i32) {
+            if v <= 0 && self.my_int != 0_i32 {
                 return Err(rt::write::not_in_version("nullable_struct3.my_int"));
             }
             if v >= 1 {
@@ -1450,16 +1450,16 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.my_string == "") {
+            if v <= 0 && !self.my_string.is_empty() {
                 w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
             }
-            if !(v >= 1) && !(self.my_int == 0_i32) {
+            if v <= 0 && self.my_int != 0_i32 {
                 w.fail(rt::write::not_in_version("nullable_struct3.my_int"));
             }
             if v >= 1 {
                 w.str(&self.my_string, v >= 1, "nullable_struct3.my_string");
             }
-            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("nullable_struct3.my_int") {
                     r[0..4].copy_from_slice(&self.my_int.to_be_bytes());
                     r[4] = 0;
@@ -1517,13 +1517,13 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct4.my_string")?;
             }
-            if !(v >= 1) && !(self.my_string == "") {
+            if v <= 0 && !self.my_string.is_empty() {
                 return Err(rt::write::not_in_version("nullable_struct4.my_string"));
             }
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.my_int == 0_i32) {
+            if v <= 0 && self.my_int != 0_i32 {
                 return Err(rt::write::not_in_version("nullable_struct4.my_int"));
             }
             if v >= 1 {
@@ -1538,16 +1538,16 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.my_string == "") {
+            if v <= 0 && !self.my_string.is_empty() {
                 w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
             }
-            if !(v >= 1) && !(self.my_int == 0_i32) {
+            if v <= 0 && self.my_int != 0_i32 {
                 w.fail(rt::write::not_in_version("nullable_struct4.my_int"));
             }
             if v >= 1 {
                 w.str(&self.my_string, v >= 1, "nullable_struct4.my_string");
             }
-            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("nullable_struct4.my_int") {
                     r[0..4].copy_from_slice(&self.my_int.to_be_bytes());
                     r[4] = 0;

@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         if v >= 1 {
             n += rt::write::array_size(&self.goats, v >= 1, v, "goats")?;
         }
-        if !(v >= 1) && !(self.goats.is_empty()) {
+        if v <= 0 && !self.goats.is_empty() {
             return Err(rt::write::not_in_version("goats"));
         }
         n += rt::write::array_size(&self.sheep, v >= 1, v, "sheep")?;
@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.goats.is_empty()) {
+        if v <= 0 && !self.goats.is_empty() {
             w.fail(rt::write::not_in_version("goats"));
         }
         if v >= 1 {
@@ -253,13 +253,13 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.color == 0_i8) {
+        if v <= 0 && self.color != 0_i8 {
             return Err(rt::write::not_in_version("goats[].color"));
         }
         if v >= 2 {
             n += rt::write::str_size(self.name, v >= 1, "goats[].name")?;
         }
-        if !(v >= 2) && !(self.name == "") {
+        if v <= 1 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("goats[].name"));
         }
         if v >= 1 {
@@ -273,10 +273,10 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.color == 0_i8) {
+        if v <= 0 && self.color != 0_i8 {
             w.fail(rt::write::not_in_version("goats[].color"));
         }
-        if !(v >= 2) && !(self.name == "") {
+        if v <= 1 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("goats[].name"));
         }
         if v >= 1 {
@@ -460,7 +460,7 @@ pub mod owned {
             if v >= 1 {
                 n += rt::owned::vec_size(&self.goats, v >= 1, v, "goats")?;
             }
-            if !(v >= 1) && !(self.goats.is_empty()) {
+            if v <= 0 && !self.goats.is_empty() {
                 return Err(rt::write::not_in_version("goats"));
             }
             n += rt::owned::vec_size(&self.sheep, v >= 1, v, "sheep")?;
@@ -475,7 +475,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.goats.is_empty()) {
+            if v <= 0 && !self.goats.is_empty() {
                 w.fail(rt::write::not_in_version("goats"));
             }
             if v >= 1 {
@@ -530,13 +530,13 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.color == 0_i8) {
+            if v <= 0 && self.color != 0_i8 {
                 return Err(rt::write::not_in_version("goats[].color"));
             }
             if v >= 2 {
                 n += rt::write::str_size(&self.name, v >= 1, "goats[].name")?;
             }
-            if !(v >= 2) && !(self.name == "") {
+            if v <= 1 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("goats[].name"));
             }
             if v >= 1 {
@@ -551,10 +551,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.color == 0_i8) {
+            if v <= 0 && self.color != 0_i8 {
                 w.fail(rt::write::not_in_version("goats[].color"));
             }
-            if !(v >= 2) && !(self.name == "") {
+            if v <= 1 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("goats[].name"));
             }
             if v >= 1 {
