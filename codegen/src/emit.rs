@@ -256,6 +256,43 @@ impl F<'_> {
     }
 }
 
+/// The opening of a block that runs when `c` holds: `if c {`, or a plain `{` when `c` is
+/// `"true"` (the block keeps its locals scoped). `c` is never `"false"` here.
+fn open_if(c: &str) -> String {
+    if c == "true" {
+        "{".into()
+    } else {
+        format!("if {c} {{")
+    }
+}
+
+/// The end of a block opened by [`open_if`], with the `else` branch only where it can run.
+fn close_else(c: &str, otherwise: &str) -> String {
+    if c == "true" {
+        "}".into()
+    } else {
+        format!("}} else {{ {otherwise} }}")
+    }
+}
+
+/// A statement that runs when `c` holds, without a test when `c` is `"true"`.
+fn when(c: &str, st: &str) -> String {
+    match c {
+        "true" => st.to_string(),
+        "false" => String::new(),
+        c => format!("if {c} {{ {st} }}"),
+    }
+}
+
+/// `if c { a } else { b }` as an expression, the branch alone when `c` is constant.
+fn select(c: &str, a: &str, b: &str) -> String {
+    match c {
+        "true" => a.to_string(),
+        "false" => b.to_string(),
+        c => format!("if {c} {{ {a} }} else {{ {b} }}"),
+    }
+}
+
 /// `a && b` for two conditions, where `"true"` and `"false"` are the constants `cond` returns.
 fn and(a: &str, b: &str) -> String {
     let wrap = |e: &str| if e.contains("||") { format!("({e})") } else { e.to_string() };
@@ -896,7 +933,8 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
         if tagged.is_empty() {
             let _ = writeln!(
                 body,
-                "        let unknown_tagged_fields = if {flex} {{ rt::read::unknown_tags_only(c, \"{prefix}_tagged_fields\")? }} else {{ rt::TaggedFields::EMPTY }};"
+                "        let unknown_tagged_fields = {};",
+                select(&flex, &format!("rt::read::unknown_tags_only(c, \"{prefix}_tagged_fields\")?"), "rt::TaggedFields::EMPTY")
             );
         } else {
             for x in &tagged {
@@ -908,8 +946,8 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
                     x.default_expr()
                 );
             }
-            let _ = writeln!(body, "        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;");
-            let _ = writeln!(body, "        if {flex} {{");
+            // The section's value: what the tag loop found, or none where the version has no section.
+            let _ = writeln!(body, "        let unknown_tagged_fields = {}", open_if(&flex));
             let _ = writeln!(
                 body,
                 "            let (n, section) = rt::read::tag_section(c, \"{prefix}_tagged_fields\")?;"
@@ -951,7 +989,11 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
                 body,
                 "                    _ => {{\n                        rt::read::skip_tag(c, size, \"{prefix}_tagged_fields\")?;\n                        unknown += 1;\n                    }}\n                }}\n            }}"
             );
-            let _ = writeln!(body, "            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, {known_mask:#x});\n        }}");
+            let _ = writeln!(
+                body,
+                "            rt::read::unknown_tags(section, c, n, unknown, {known_mask:#x})\n        {};",
+                close_else(&flex, "rt::TaggedFields::EMPTY")
+            );
         }
     }
     let sig_v = if needs_v { "v" } else { "_v" };
@@ -1060,7 +1102,8 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
     if flex != "false" {
         let _ = writeln!(
             body,
-            "        if {flex} {{ rt::read::check_tags(c, \"{prefix}_tagged_fields\")?; }}"
+            "        {}",
+            when(&flex, &format!("rt::read::check_tags(c, \"{prefix}_tagged_fields\")?;"))
         );
     }
     let attr = if inline { "    #[inline]\n" } else { "" };
@@ -1148,7 +1191,7 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
         if flex == "true" {
             let _ = writeln!(body, "        {skip};");
         } else {
-            let _ = writeln!(body, "        if {flex} {{ {skip}; }}");
+            let _ = writeln!(body, "        {}", when(&flex, &format!("{skip};")));
         }
     }
     let sig_v = if needs_v { "v" } else { "_v" };
@@ -1183,10 +1226,11 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
         if tagged.is_empty() {
             let _ = writeln!(
                 body,
-                "        if {flex} {{ rt::visit::tags_only(c, {tags_id}, vis, \"{tf}\")?; }}"
+                "        {}",
+                when(&flex, &format!("rt::visit::tags_only(c, {tags_id}, vis, \"{tf}\")?;"))
             );
         } else {
-            let _ = writeln!(body, "        if {flex} {{");
+            let _ = writeln!(body, "        {}", open_if(&flex));
             let _ = writeln!(body, "            let n = rt::read::tag_count(c, \"{tf}\")?;\n            let mut next_tag = 0u64;\n            for _ in 0..n {{");
             let _ = writeln!(body, "                let (tag, size) = rt::read::next_tag(c, &mut next_tag, \"{tf}\")?;\n                let before = c.len();\n                match tag {{");
             for x in tagged {
@@ -1318,7 +1362,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     }
     if flex_used {
         sv |= uses_v(&flex);
-        let _ = writeln!(sb, "        if {flex} {{");
+        let _ = writeln!(sb, "        {}", open_if(&flex));
         let mt = if tagged.is_empty() { "" } else { "mut " };
         let _ = writeln!(sb, "            let {mt}tags = self.unknown_tagged_fields.len();\n            n += self.unknown_tagged_fields.size()?;");
         for x in tagged {
@@ -1334,11 +1378,9 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                 and(&tc, &x.is_set())
             );
         }
-        sb.push_str("            n += rt::write::uvarint_size(tags as u32);\n        } else if !self.unknown_tagged_fields.is_empty() {\n");
-        let _ = writeln!(
-            sb,
-            "            return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\"));\n        }}"
-        );
+        sb.push_str("            n += rt::write::uvarint_size(tags as u32);\n");
+        let not_here = format!("if !self.unknown_tagged_fields.is_empty() {{ return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\")); }}");
+        let _ = writeln!(sb, "        {}", close_else(&flex, &not_here));
     } else {
         let _ = writeln!(sb, "        if !self.unknown_tagged_fields.is_empty() {{\n            return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\"));\n        }}");
     }
@@ -1410,7 +1452,14 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     if flex_used {
         wv |= uses_v(&flex);
         if tagged.is_empty() {
-            let tags = format!("        if {flex} {{ w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter()); }}\n        else {{ w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\"); }}\n");
+            let tags = format!(
+                "        {};\n",
+                select(
+                    &flex,
+                    "w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())",
+                    &format!("w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\")")
+                )
+            );
             if let Some((start, run)) = last_run {
                 // Fixed-width fields then an empty tag section, the common case: one run
                 // writes both (an owned broker id and epoch, or a partition's last fields).
@@ -1426,7 +1475,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                 wb.push_str(&tags);
             }
         } else {
-            let _ = writeln!(wb, "        if {flex} {{");
+            let _ = writeln!(wb, "        {}", open_if(&flex));
             wb.push_str("            let mut tags = self.unknown_tagged_fields.len();\n");
             for x in tagged {
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
@@ -1462,11 +1511,9 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                     x.path, x.path
                 );
             }
-            wb.push_str("            w.unknown_tags_rest(&mut unknown);\n        }\n");
-            let _ = writeln!(
-                wb,
-                "        else {{ w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\"); }}"
-            );
+            wb.push_str("            w.unknown_tags_rest(&mut unknown);\n");
+            let no_tags = format!("w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\");");
+            let _ = writeln!(wb, "        {}", close_else(&flex, &no_tags));
         }
     } else {
         let _ = writeln!(

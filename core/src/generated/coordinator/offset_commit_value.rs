@@ -74,8 +74,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
             -1_i64
         };
         let mut topic_id_tag: rt::Uuid = rt::Uuid::nil();
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 4 {
+        let unknown_tagged_fields = if v >= 4 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -94,8 +93,10 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             offset,
             leader_epoch,
@@ -163,8 +164,10 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -417,8 +420,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }

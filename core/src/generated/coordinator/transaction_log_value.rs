@@ -103,8 +103,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         let mut next_producer_id_tag: i64 = -1_i64;
         let mut client_transaction_version_tag: i16 = 0_i16;
         let mut next_producer_epoch_tag: i16 = -1_i16;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 1 {
+        let unknown_tagged_fields = if v >= 1 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -138,8 +137,10 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0xf);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0xf)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             producer_id,
             previous_producer_id: previous_producer_id_tag,
@@ -263,8 +264,10 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -463,10 +466,12 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "transaction_partitions[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "transaction_partitions[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -475,13 +480,13 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         w.str(self.topic, v >= 1, "transaction_partitions[].topic");
         w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "transaction_partitions[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -883,8 +888,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1010,10 +1017,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "transaction_partitions[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "transaction_partitions[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -1029,13 +1038,13 @@ pub mod owned {
                 "transaction_partitions[].partition_ids",
             );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "transaction_partitions[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 

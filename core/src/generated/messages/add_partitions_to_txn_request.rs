@@ -200,8 +200,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -242,10 +244,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
             w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -482,8 +484,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -520,10 +524,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             w.array(&self.topics, v >= 3, v, "transactions[].topics");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields")
+        };
     }
 }
 
@@ -651,8 +655,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -661,10 +667,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         w.str(self.name, v >= 3, "v3_and_below_topics[].name");
         w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields")
+        };
     }
 }
 
@@ -1030,8 +1036,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1072,10 +1080,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1162,8 +1170,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1199,10 +1209,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.topics, v >= 3, v, "transactions[].topics");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields")
+            };
         }
     }
 
@@ -1249,8 +1259,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1260,10 +1272,10 @@ pub mod owned {
             w.str(&self.name, v >= 3, "v3_and_below_topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields")
+            };
         }
     }
 

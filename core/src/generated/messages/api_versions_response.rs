@@ -74,8 +74,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         let mut finalized_features_epoch_tag: i64 = -1_i64;
         let mut finalized_features_tag: rt::Array<'a, FinalizedFeatureKey<'a>> = rt::Array::EMPTY;
         let mut zk_migration_ready_tag: bool = false;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 3 {
+        let unknown_tagged_fields = if v >= 3 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -111,8 +110,10 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0xf);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0xf)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             error_code,
             api_keys,
@@ -220,8 +221,10 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -423,8 +426,10 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -434,10 +439,10 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         w.i16(self.min_version, "api_keys[].min_version");
         w.i16(self.max_version, "api_keys[].max_version");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields")
+        };
     }
 }
 
@@ -619,8 +624,10 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -645,10 +652,10 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             w.i16(self.max_version, "supported_features[].max_version");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields")
+        };
     }
 }
 
@@ -830,8 +837,10 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -856,10 +865,10 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             w.i16(self.min_version_level, "finalized_features[].min_version_level");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields")
+        };
     }
 }
 
@@ -1303,8 +1312,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1417,8 +1428,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1439,10 +1452,10 @@ pub mod owned {
                     r[4..6].copy_from_slice(&self.max_version.to_be_bytes());
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields")
+                };
             }
         }
     }
@@ -1510,8 +1523,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1544,10 +1559,10 @@ pub mod owned {
                     }
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields")
+                };
             }
         }
     }
@@ -1615,8 +1630,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1649,10 +1666,10 @@ pub mod owned {
                     }
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields")
+                };
             }
         }
     }

@@ -82,8 +82,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         let want_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<22, 21>(&r));
         let mut offline_log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
         let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -110,8 +109,8 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3)
+        };
         Ok(Self {
             broker_id,
             broker_epoch,
@@ -141,7 +140,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         );
         vis.bool(fields::WANT_FENCE, rt::read::bool(c, "want_fence")?);
         vis.bool(fields::WANT_SHUT_DOWN, rt::read::bool(c, "want_shut_down")?);
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -191,7 +190,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         if v <= 1 && self.cordoned_log_dirs.is_some() {
             return Err(rt::write::not_in_version("cordoned_log_dirs"));
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             if v >= 1 && !self.offline_log_dirs.is_empty() {
@@ -205,8 +204,6 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -223,7 +220,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         w.i64(self.current_metadata_offset, "current_metadata_offset");
         w.bool(self.want_fence, "want_fence");
         w.bool(self.want_shut_down, "want_shut_down");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             let has_offline_log_dirs = v >= 1 && !self.offline_log_dirs.is_empty();
             tags += usize::from(has_offline_log_dirs);
@@ -257,8 +254,6 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 w.opt_array(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -492,7 +487,7 @@ pub mod owned {
             if v <= 1 && self.cordoned_log_dirs.is_some() {
                 return Err(rt::write::not_in_version("cordoned_log_dirs"));
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if v >= 1 && !self.offline_log_dirs.is_empty() {
@@ -512,8 +507,6 @@ pub mod owned {
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -532,7 +525,7 @@ pub mod owned {
                 r[20] = u8::from(self.want_fence);
                 r[21] = u8::from(self.want_shut_down);
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_offline_log_dirs = v >= 1 && !self.offline_log_dirs.is_empty();
                 tags += usize::from(has_offline_log_dirs);
@@ -568,8 +561,6 @@ pub mod owned {
                     );
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }

@@ -132,8 +132,10 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -154,10 +156,10 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         w.array(&self.renewers, v >= 2, v, "renewers");
         w.i64(self.max_lifetime_ms, "max_lifetime_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -275,8 +277,10 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -285,10 +289,10 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         w.str(self.principal_type, v >= 2, "renewers[].principal_type");
         w.str(self.principal_name, v >= 2, "renewers[].principal_name");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields")
+        };
     }
 }
 
@@ -525,8 +529,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -563,10 +569,10 @@ pub mod owned {
             } else {
                 w.i64(self.max_lifetime_ms, "max_lifetime_ms");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -614,8 +620,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -625,10 +633,10 @@ pub mod owned {
             w.str(&self.principal_type, v >= 2, "renewers[].principal_type");
             w.str(&self.principal_name, v >= 2, "renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields")
+            };
         }
     }
 

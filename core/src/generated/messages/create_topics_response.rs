@@ -102,8 +102,10 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -114,10 +116,10 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         }
         w.array(&self.topics, v >= 5, v, "topics");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -212,8 +214,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
             Some(rt::Array::EMPTY)
         };
         let mut topic_config_error_code_tag: i16 = 0_i16;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 5 {
+        let unknown_tagged_fields = if v >= 5 {
             let (n, section) = rt::read::tag_section(c, "topics[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -232,8 +233,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             name,
             topic_id,
@@ -368,8 +371,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -638,8 +643,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -673,10 +680,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
             w.bool(self.is_sensitive, "topics[].configs[].is_sensitive");
         }
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
+        };
     }
 }
 
@@ -1051,8 +1058,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1063,10 +1072,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1156,8 +1165,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1281,8 +1292,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1323,10 +1336,10 @@ pub mod owned {
                     }
                 }
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
+                };
             }
         }
     }

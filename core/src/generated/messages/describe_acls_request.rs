@@ -148,8 +148,10 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -168,10 +170,10 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         w.i8(self.operation, "operation");
         w.i8(self.permission_type, "permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -416,8 +418,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -450,10 +454,10 @@ pub mod owned {
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }

@@ -93,8 +93,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -103,10 +105,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.results, v >= 4, v, "results");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -251,8 +253,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -264,10 +268,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         w.str(self.resource_name, v >= 4, "results[].resource_name");
         w.array(&self.configs, v >= 4, v, "results[].configs");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
+        };
     }
 }
 
@@ -534,8 +538,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -564,10 +570,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
             w.opt_str(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields")
+        };
     }
 }
 
@@ -748,10 +754,12 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "results[].configs[].synonyms[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results[].configs[].synonyms[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -776,13 +784,13 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
             w.i8(self.source, "results[].configs[].synonyms[].source");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "results[].configs[].synonyms[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1234,8 +1242,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1244,10 +1254,10 @@ pub mod owned {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.results, v >= 4, v, "results");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1307,8 +1317,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1321,10 +1333,10 @@ pub mod owned {
             w.str(&self.resource_name, v >= 4, "results[].resource_name");
             rt::owned::write_vec(w, &self.configs, v >= 4, v, "results[].configs");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
+            };
         }
     }
 
@@ -1422,8 +1434,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1458,10 +1472,10 @@ pub mod owned {
                 );
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields")
+            };
         }
     }
 
@@ -1533,10 +1547,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results[].configs[].synonyms[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results[].configs[].synonyms[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -1573,13 +1589,13 @@ pub mod owned {
                     w.i8(self.source, "results[].configs[].synonyms[].source");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "results[].configs[].synonyms[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

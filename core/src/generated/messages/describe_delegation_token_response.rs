@@ -93,8 +93,10 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -104,10 +106,10 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
         w.array(&self.tokens, v >= 2, v, "tokens");
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -365,8 +367,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -401,10 +405,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         w.bytes(self.hmac, v >= 2, "tokens[].hmac");
         w.array(&self.renewers, v >= 2, v, "tokens[].renewers");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields")
+        };
     }
 }
 
@@ -521,8 +525,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -531,10 +537,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
         w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
         w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields")
+        };
     }
 }
 
@@ -910,8 +916,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -927,10 +935,10 @@ pub mod owned {
             } else {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -1033,8 +1041,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1072,10 +1082,10 @@ pub mod owned {
             w.bytes(&self.hmac, v >= 2, "tokens[].hmac");
             rt::owned::write_vec(w, &self.renewers, v >= 2, v, "tokens[].renewers");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields")
+            };
         }
     }
 
@@ -1122,8 +1132,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1133,10 +1145,10 @@ pub mod owned {
             w.str(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
             w.str(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields")
+            };
         }
     }
 

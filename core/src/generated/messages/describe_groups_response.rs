@@ -101,8 +101,10 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -113,10 +115,10 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         }
         w.array(&self.groups, v >= 5, v, "groups");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -331,8 +333,10 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -357,10 +361,10 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             w.i32(self.authorized_operations, "groups[].authorized_operations");
         }
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+        };
     }
 }
 
@@ -542,8 +546,10 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -563,10 +569,10 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         w.bytes(self.member_metadata, v >= 5, "groups[].members[].member_metadata");
         w.bytes(self.member_assignment, v >= 5, "groups[].members[].member_assignment");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields")
+        };
     }
 }
 
@@ -958,8 +964,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -970,10 +978,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1059,8 +1067,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1092,10 +1102,10 @@ pub mod owned {
                     w.i32(self.authorized_operations, "groups[].authorized_operations");
                 }
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+                };
             }
         }
     }
@@ -1170,8 +1180,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1192,10 +1204,10 @@ pub mod owned {
             w.bytes(&self.member_metadata, v >= 5, "groups[].members[].member_metadata");
             w.bytes(&self.member_assignment, v >= 5, "groups[].members[].member_assignment");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields")
+            };
         }
     }
 

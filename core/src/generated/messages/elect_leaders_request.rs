@@ -115,8 +115,10 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -131,10 +133,10 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         w.opt_array(&self.topic_partitions, v >= 2, true, v, "topic_partitions");
         w.i32(self.timeout_ms, "timeout_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -262,8 +264,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -272,10 +276,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         w.str(self.topic, v >= 2, "topic_partitions[].topic");
         w.array(&self.partitions, v >= 2, v, "topic_partitions[].partitions");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -475,8 +479,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -497,10 +503,10 @@ pub mod owned {
             } else {
                 w.i32(self.timeout_ms, "timeout_ms");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -548,8 +554,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -559,10 +567,10 @@ pub mod owned {
             w.str(&self.topic, v >= 2, "topic_partitions[].topic");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topic_partitions[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields")
+            };
         }
     }
 

@@ -53,8 +53,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
         let error_code = rt::read::i16(c, "error_code")?;
         let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
         let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 1 {
+        let unknown_tagged_fields = if v >= 1 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -73,8 +72,10 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             error_code,
             topics,
@@ -136,8 +137,10 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -287,8 +290,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -297,10 +302,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         w.str(self.topic_name, v >= 1, "topics[].topic_name");
         w.array(&self.partitions, v >= 1, v, "topics[].partitions");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -478,8 +483,10 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -504,10 +511,10 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             w.u16(self.port, "node_endpoints[].port");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+        };
     }
 }
 
@@ -657,8 +664,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -669,10 +678,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.i32(self.leader_id, "topics[].partitions[].leader_id");
         w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -1017,8 +1026,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1092,8 +1103,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1103,10 +1116,10 @@ pub mod owned {
             w.str(&self.topic_name, v >= 1, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -1173,8 +1186,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1206,10 +1221,10 @@ pub mod owned {
                     w.u16(self.port, "node_endpoints[].port");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+                };
             }
         }
     }
@@ -1263,8 +1278,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1287,10 +1304,10 @@ pub mod owned {
                     r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+                };
             }
         }
     }

@@ -134,8 +134,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         };
         let mut cluster_id_tag: Option<&'a str> = None;
         let mut replica_state_tag: ReplicaState<'a> = ReplicaState::DEFAULT;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 12 {
+        let unknown_tagged_fields = if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -160,8 +159,10 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             cluster_id: cluster_id_tag,
             replica_id,
@@ -292,8 +293,10 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -518,8 +521,10 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -538,10 +543,10 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             w.i64(self.replica_epoch, "replica_state.replica_epoch");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields")
+        };
     }
 }
 
@@ -695,8 +700,10 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -710,10 +717,10 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         }
         w.array(&self.partitions, v >= 12, v, "topics[].partitions");
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -893,8 +900,10 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -913,13 +922,13 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
             w.array(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "forgotten_topics_data[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -999,8 +1008,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         let partition_max_bytes = rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?;
         let mut replica_directory_id_tag: rt::Uuid = rt::Uuid::nil();
         let mut high_watermark_tag: i64 = 9223372036854775807_i64;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 12 {
+        let unknown_tagged_fields = if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -1038,8 +1046,10 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             partition,
             current_leader_epoch,
@@ -1190,8 +1200,10 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -1934,8 +1946,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2063,8 +2077,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2091,10 +2107,10 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields")
+                };
             }
         }
     }
@@ -2151,8 +2167,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2167,10 +2185,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partitions, v >= 12, v, "topics[].partitions");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -2231,8 +2249,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2252,13 +2272,13 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "forgotten_topics_data[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 
@@ -2349,8 +2369,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }

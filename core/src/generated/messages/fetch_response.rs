@@ -81,8 +81,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         }
         let responses = rt::read::array::<FetchableTopicResponse<'a>>(c, v >= 12, v, "responses")?;
         let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 12 {
+        let unknown_tagged_fields = if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -102,8 +101,10 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -188,8 +189,10 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -381,8 +384,10 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -396,10 +401,10 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         }
         w.array(&self.partitions, v >= 12, v, "responses[].partitions");
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+        };
     }
 }
 
@@ -605,8 +610,10 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -637,10 +644,10 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             w.opt_str(self.rack, v >= 12, v >= 16, "node_endpoints[].rack");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+        };
     }
 }
 
@@ -751,8 +758,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let mut diverging_epoch_tag: EpochEndOffset<'a> = EpochEndOffset::DEFAULT;
         let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
         let mut snapshot_id_tag: SnapshotId<'a> = SnapshotId::DEFAULT;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 12 {
+        let unknown_tagged_fields = if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "responses[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -781,8 +787,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x7);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x7)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             partition_index,
             error_code,
@@ -984,10 +992,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1234,10 +1244,12 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].diverging_epoch._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].diverging_epoch._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1260,13 +1272,13 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
             w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partitions[].diverging_epoch._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1431,10 +1443,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].current_leader._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].current_leader._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1460,13 +1474,13 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             );
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partitions[].current_leader._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1600,10 +1614,12 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].snapshot_id._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].snapshot_id._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1612,13 +1628,13 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset");
         w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch");
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partitions[].snapshot_id._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1789,10 +1805,12 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].aborted_transactions[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1821,13 +1839,13 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
             );
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partitions[].aborted_transactions[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -2563,8 +2581,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2658,8 +2678,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2674,10 +2696,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partitions, v >= 12, v, "responses[].partitions");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+            };
         }
     }
 
@@ -2754,8 +2776,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2787,10 +2811,10 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+            };
         }
     }
 
@@ -2924,10 +2948,12 @@ pub mod owned {
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -3079,10 +3105,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].diverging_epoch._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].diverging_epoch._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -3113,13 +3141,13 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "responses[].partitions[].diverging_epoch._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
@@ -3181,10 +3209,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].current_leader._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].current_leader._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -3215,13 +3245,13 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "responses[].partitions[].current_leader._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
@@ -3267,10 +3297,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].snapshot_id._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].snapshot_id._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -3289,13 +3321,13 @@ pub mod owned {
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "responses[].partitions[].snapshot_id._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
@@ -3357,10 +3389,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].aborted_transactions[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -3391,13 +3425,13 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "responses[].partitions[].aborted_transactions[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

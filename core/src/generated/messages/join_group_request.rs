@@ -161,8 +161,10 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -186,10 +188,10 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
             w.opt_str(self.reason, v >= 6, v >= 8, "reason");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -307,8 +309,10 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -317,10 +321,10 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         w.str(self.name, v >= 6, "protocols[].name");
         w.bytes(self.metadata, v >= 6, "protocols[].metadata");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields")
+        };
     }
 }
 
@@ -634,8 +638,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -659,10 +665,10 @@ pub mod owned {
                 w.opt_str(self.reason.as_deref(), v >= 6, v >= 8, "reason");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -709,8 +715,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -720,10 +728,10 @@ pub mod owned {
             w.str(&self.name, v >= 6, "protocols[].name");
             w.bytes(&self.metadata, v >= 6, "protocols[].metadata");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields")
+            };
         }
     }
 

@@ -206,8 +206,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -249,10 +251,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         }
         w.array(&self.live_leaders, v >= 4, v, "live_leaders");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -592,10 +594,12 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "ungrouped_partition_states[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "ungrouped_partition_states[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -642,13 +646,13 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
             );
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "ungrouped_partition_states[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -830,8 +834,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -853,10 +859,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
             w.array(&self.partition_states, v >= 4, v, "topic_states[].partition_states");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+        };
     }
 }
 
@@ -980,8 +986,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -991,10 +999,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         w.str(self.host_name, v >= 4, "live_leaders[].host_name");
         w.i32(self.port, "live_leaders[].port");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields")
+        };
     }
 }
 
@@ -1621,8 +1629,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1665,10 +1675,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.live_leaders, v >= 4, v, "live_leaders");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1785,10 +1795,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "ungrouped_partition_states[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "ungrouped_partition_states[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -1846,13 +1858,13 @@ pub mod owned {
                     );
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "ungrouped_partition_states[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
@@ -1917,8 +1929,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1941,10 +1955,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_states, v >= 4, v, "topic_states[].partition_states");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+            };
         }
     }
 
@@ -1994,8 +2008,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2012,10 +2028,10 @@ pub mod owned {
             } else {
                 w.i32(self.port, "live_leaders[].port");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields")
+                };
             }
         }
     }

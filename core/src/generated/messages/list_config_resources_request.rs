@@ -56,11 +56,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             resource_types,
             unknown_tagged_fields,
@@ -79,9 +75,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         if v >= 1 {
             rt::visit::array::<i8, V>(c, true, false, v, fields::RESOURCE_TYPES, vis, "resource_types")?;
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -95,12 +89,10 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         if v <= 0 && !self.resource_types.is_empty() {
             return Err(rt::write::not_in_version("resource_types"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -112,11 +104,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         if v >= 1 {
             w.array(&self.resource_types, true, v, "resource_types");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -218,12 +206,10 @@ pub mod owned {
             if v <= 0 && !self.resource_types.is_empty() {
                 return Err(rt::write::not_in_version("resource_types"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -235,11 +221,7 @@ pub mod owned {
             if v >= 1 {
                 rt::owned::write_vec(w, &self.resource_types, true, v, "resource_types");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

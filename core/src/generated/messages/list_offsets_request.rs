@@ -121,8 +121,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -140,10 +142,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
             w.i32(self.timeout_ms, "timeout_ms");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -263,8 +265,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -273,10 +277,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         w.str(self.name, v >= 6, "topics[].name");
         w.array(&self.partitions, v >= 6, v, "topics[].partitions");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -442,8 +446,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -461,10 +467,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
             w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -768,8 +774,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -793,10 +801,10 @@ pub mod owned {
                     w.i32(self.timeout_ms, "timeout_ms");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -844,8 +852,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -855,10 +865,10 @@ pub mod owned {
             w.str(&self.name, v >= 6, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -920,8 +930,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -946,10 +958,10 @@ pub mod owned {
                     w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+                };
             }
         }
     }

@@ -146,8 +146,10 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -179,10 +181,10 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
             );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -309,8 +311,10 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -321,10 +325,10 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         }
         w.opt_str(self.name, v >= 9, v >= 10, "topics[].name");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -557,8 +561,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -596,10 +602,10 @@ pub mod owned {
                     );
                 }
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -649,8 +655,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -662,10 +670,10 @@ pub mod owned {
             }
             w.opt_str(self.name.as_deref(), v >= 9, v >= 10, "topics[].name");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 

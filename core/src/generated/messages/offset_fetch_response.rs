@@ -140,8 +140,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -166,10 +168,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
             w.array(&self.groups, v >= 6, v, "groups");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -319,8 +321,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -339,10 +343,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
             w.array(&self.partitions, v >= 6, v, "topics[].partitions");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -510,8 +514,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -536,10 +542,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
             w.i16(self.error_code, "groups[].error_code");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+        };
     }
 }
 
@@ -772,8 +778,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -810,10 +818,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
             w.i16(self.error_code, "topics[].partitions[].error_code");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -999,8 +1007,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -1019,10 +1029,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
             w.array(&self.partitions, v >= 6, v, "groups[].topics[].partitions");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
+        };
     }
 }
 
@@ -1253,10 +1263,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topics[].partitions[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].topics[].partitions[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1297,13 +1309,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
             w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "groups[].topics[].partitions[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1855,8 +1867,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1881,10 +1895,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1941,8 +1955,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1962,10 +1978,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -2032,8 +2048,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2065,10 +2083,10 @@ pub mod owned {
                     w.i16(self.error_code, "groups[].error_code");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+                };
             }
         }
     }
@@ -2158,8 +2176,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2208,10 +2228,10 @@ pub mod owned {
                     w.i16(self.error_code, "topics[].partitions[].error_code");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+                };
             }
         }
     }
@@ -2273,8 +2293,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2294,10 +2316,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partitions, v >= 6, v, "groups[].topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
+            };
         }
     }
 
@@ -2390,10 +2412,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topics[].partitions[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "groups[].topics[].partitions[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -2441,13 +2465,13 @@ pub mod owned {
                     w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "groups[].topics[].partitions[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

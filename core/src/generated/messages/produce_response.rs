@@ -58,8 +58,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
             0_i32
         };
         let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 9 {
+        let unknown_tagged_fields = if v >= 9 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -79,8 +78,10 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             responses,
             throttle_time_ms,
@@ -148,8 +149,10 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -326,8 +329,10 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -341,10 +346,10 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         }
         w.array(&self.partition_responses, v >= 9, v, "responses[].partition_responses");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+        };
     }
 }
 
@@ -550,8 +555,10 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -582,10 +589,10 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             w.opt_str(self.rack, v >= 9, v >= 10, "node_endpoints[].rack");
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+        };
     }
 }
 
@@ -683,8 +690,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
             None
         };
         let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 9 {
+        let unknown_tagged_fields = if v >= 9 {
             let (n, section) = rt::read::tag_section(c, "responses[].partition_responses[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -717,8 +723,10 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             index,
             error_code,
@@ -888,10 +896,12 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partition_responses[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partition_responses[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1123,10 +1133,12 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partition_responses[].record_errors[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partition_responses[].record_errors[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1157,13 +1169,13 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
             );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partition_responses[].record_errors[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1334,10 +1346,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partition_responses[].current_leader._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partition_responses[].current_leader._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1366,13 +1380,13 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partition_responses[].current_leader._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1914,8 +1928,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2000,8 +2016,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2022,10 +2040,10 @@ pub mod owned {
                 "responses[].partition_responses",
             );
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+            };
         }
     }
 
@@ -2102,8 +2120,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2135,10 +2155,10 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+            };
         }
     }
 
@@ -2239,10 +2259,12 @@ pub mod owned {
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partition_responses[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partition_responses[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -2373,10 +2395,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partition_responses[].record_errors[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partition_responses[].record_errors[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -2408,13 +2432,13 @@ pub mod owned {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "responses[].partition_responses[].record_errors[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 
@@ -2475,10 +2499,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partition_responses[].current_leader._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partition_responses[].current_leader._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -2509,13 +2535,13 @@ pub mod owned {
                     }
                 }
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "responses[].partition_responses[].current_leader._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

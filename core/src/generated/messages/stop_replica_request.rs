@@ -208,8 +208,10 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -251,10 +253,10 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
             w.array(&self.topic_states, v >= 2, v, "topic_states");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -407,8 +409,10 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -427,13 +431,13 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
             w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "ungrouped_partitions[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -583,8 +587,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -603,10 +609,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
             w.array(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -770,8 +776,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -790,10 +798,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
             w.array(&self.partition_states, v >= 2, v, "topic_states[].partition_states");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+        };
     }
 }
 
@@ -977,10 +985,12 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topic_states[].partition_states[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topic_states[].partition_states[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1017,13 +1027,13 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
             );
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "topic_states[].partition_states[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1509,8 +1519,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1552,10 +1564,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.topic_states, v >= 2, v, "topic_states");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1612,8 +1624,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1639,13 +1653,13 @@ pub mod owned {
                     w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "ungrouped_partitions[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
@@ -1703,8 +1717,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1724,10 +1740,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -1784,8 +1800,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1805,10 +1823,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_states, v >= 2, v, "topic_states[].partition_states");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+            };
         }
     }
 
@@ -1881,10 +1899,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topic_states[].partition_states[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "topic_states[].partition_states[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -1922,13 +1942,13 @@ pub mod owned {
                     }
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "topic_states[].partition_states[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

@@ -59,11 +59,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         } else {
             false
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             group_ids,
             include_authorized_operations,
@@ -92,9 +88,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
                 rt::read::bool(c, "include_topology_description")?,
             );
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -109,12 +103,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         if v <= 0 && self.include_topology_description {
             return Err(rt::write::not_in_version("include_topology_description"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -128,11 +120,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         if v >= 1 {
             w.bool(self.include_topology_description, "include_topology_description");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -282,12 +270,10 @@ pub mod owned {
             if v <= 0 && self.include_topology_description {
                 return Err(rt::write::not_in_version("include_topology_description"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -307,11 +293,7 @@ pub mod owned {
                 if v >= 1 {
                     w.bool(self.include_topology_description, "include_topology_description");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -55,11 +55,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             groups,
@@ -77,9 +73,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -88,12 +82,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.groups, true, v, "groups")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -101,11 +93,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.groups, true, v, "groups");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -208,11 +196,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         } else {
             None
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
         Ok(Self {
             error_code,
             error_message,
@@ -260,9 +244,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 1 {
             rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?;
         }
-        if true {
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -344,9 +326,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
                 rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?,
             );
         }
-        if true {
-            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -374,12 +354,10 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 1 {
             n += rt::write::opt_str_size(self.assignor_name, true, v >= 1, "groups[].assignor_name")?;
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -409,11 +387,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 1 {
             w.opt_str(self.assignor_name, true, v >= 1, "groups[].assignor_name");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -463,11 +437,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
         let subtopologies =
             rt::read::opt_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topology._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology._tagged_fields")?;
         Ok(Self {
             epoch,
             subtopologies,
@@ -481,9 +451,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         let c = &mut local;
         rt::read::i32(c, "groups[].topology.epoch")?;
         rt::read::check_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
-        if true {
-            rt::read::check_tags(c, "groups[].topology._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topology._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -516,14 +484,12 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
             vis,
             "groups[].topology.subtopologies",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_TAGGED_FIELDS,
-                vis,
-                "groups[].topology._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_TAGGED_FIELDS,
+            vis,
+            "groups[].topology._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -532,12 +498,10 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::opt_array_size(&self.subtopologies, true, true, v, "groups[].topology.subtopologies")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].topology._tagged_fields"));
         }
         Ok(n)
     }
@@ -545,11 +509,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.epoch, "groups[].topology.epoch");
         w.opt_array(&self.subtopologies, true, true, v, "groups[].topology.subtopologies");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topology._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -644,11 +604,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         let assignment = <Assignment as rt::Struct>::read(c, v)?;
         let target_assignment = <Assignment as rt::Struct>::read(c, v)?;
         let is_classic = rt::read::bool(c, "groups[].members[].is_classic")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
         Ok(Self {
             member_id,
             member_epoch,
@@ -690,9 +646,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         <Assignment as rt::Struct>::check(c, v)?;
         <Assignment as rt::Struct>::check(c, v)?;
         rt::read::bool(c, "groups[].members[].is_classic")?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -794,14 +748,12 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             fields::GROUPS_MEMBERS_IS_CLASSIC,
             rt::read::bool(c, "groups[].members[].is_classic")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -821,12 +773,10 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         n += rt::write::array_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")?;
         n += rt::Struct::size(&self.assignment, v)?;
         n += rt::Struct::size(&self.target_assignment, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -847,11 +797,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         rt::Struct::write(&self.assignment, w, v);
         rt::Struct::write(&self.target_assignment, w, v);
         w.bool(self.is_classic, "groups[].members[].is_classic");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -918,11 +864,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topology_description._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology_description._tagged_fields")?;
         Ok(Self {
             subtopologies,
             global_stores,
@@ -952,9 +894,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                 "groups[].topology_description.global_stores",
             )?;
         }
-        if true {
-            rt::read::check_tags(c, "groups[].topology_description._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topology_description._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1000,14 +940,12 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                 "groups[].topology_description.global_stores",
             )?;
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_TAGGED_FIELDS,
-                vis,
-                "groups[].topology_description._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_DESCRIPTION_TAGGED_FIELDS,
+            vis,
+            "groups[].topology_description._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1037,14 +975,10 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         if v <= 0 && !self.global_stores.is_empty() {
             return Err(rt::write::not_in_version("groups[].topology_description.global_stores"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology_description._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1072,14 +1006,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                 "groups[].topology_description.global_stores",
             );
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology_description._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1141,11 +1068,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topology.subtopologies[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology.subtopologies[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             source_topics,
@@ -1183,9 +1106,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
         )?;
-        if true {
-            rt::read::check_tags(c, "groups[].topology.subtopologies[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topology.subtopologies[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1252,14 +1173,12 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             vis,
             "groups[].topology.subtopologies[].repartition_source_topics",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
-                vis,
-                "groups[].topology.subtopologies[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
+            vis,
+            "groups[].topology.subtopologies[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1296,14 +1215,10 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology.subtopologies[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1338,14 +1253,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology.subtopologies[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1395,11 +1303,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
         let port = rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].user_endpoint._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].user_endpoint._tagged_fields")?;
         Ok(Self {
             host,
             port,
@@ -1414,9 +1318,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         let c = &mut local;
         rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
         rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].user_endpoint._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].user_endpoint._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1445,14 +1347,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
             fields::GROUPS_MEMBERS_USER_ENDPOINT_PORT,
             rt::read::u16(c, "groups[].members[].user_endpoint.port")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_USER_ENDPOINT_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].user_endpoint._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_USER_ENDPOINT_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].user_endpoint._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1461,14 +1361,10 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.host, true, "groups[].members[].user_endpoint.host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].user_endpoint._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1476,14 +1372,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.host, true, "groups[].members[].user_endpoint.host");
         w.u16(self.port, "groups[].members[].user_endpoint.port");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].user_endpoint._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1533,11 +1422,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
         let value = rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].client_tags[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].client_tags[]._tagged_fields")?;
         Ok(Self {
             key,
             value,
@@ -1552,9 +1437,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         let c = &mut local;
         rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
         rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].client_tags[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].client_tags[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1583,14 +1466,12 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
             fields::GROUPS_MEMBERS_CLIENT_TAGS_VALUE,
             Some(rt::read::str(c, true, "groups[].members[].client_tags[].value")?),
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_CLIENT_TAGS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].client_tags[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_CLIENT_TAGS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].client_tags[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1600,14 +1481,10 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.key, true, "groups[].members[].client_tags[].key")?;
         n += rt::write::str_size(self.value, true, "groups[].members[].client_tags[].value")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].client_tags[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1615,14 +1492,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.key, true, "groups[].members[].client_tags[].key");
         w.str(self.value, true, "groups[].members[].client_tags[].value");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].client_tags[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1685,11 +1555,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         };
         let partition = rt::read::i32_at::<12, 0>(&r);
         let offset = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].task_offsets[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].task_offsets[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             partition,
@@ -1712,9 +1578,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
                 return Err(rt::read::short(c, "groups[].members[].task_offsets[].partition"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "groups[].members[].task_offsets[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].task_offsets[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1751,14 +1615,12 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             fields::GROUPS_MEMBERS_TASK_OFFSETS_OFFSET,
             rt::read::i64(c, "groups[].members[].task_offsets[].offset")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_TASK_OFFSETS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].task_offsets[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_TASK_OFFSETS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].task_offsets[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1771,14 +1633,10 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             true,
             "groups[].members[].task_offsets[].subtopology_id",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].task_offsets[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1791,14 +1649,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         );
         w.i32(self.partition, "groups[].members[].task_offsets[].partition");
         w.i64(self.offset, "groups[].members[].task_offsets[].offset");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].task_offsets[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1853,11 +1704,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.standby_tasks")?;
         let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.warmup_tasks")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
         Ok(Self {
             active_tasks,
             standby_tasks,
@@ -1874,9 +1721,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.active_tasks")?;
         rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.standby_tasks")?;
         rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.warmup_tasks")?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1925,14 +1770,12 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             vis,
             "groups[].members[].assignment.warmup_tasks",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].assignment._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].assignment._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1958,14 +1801,10 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.warmup_tasks",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].assignment._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1989,14 +1828,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.warmup_tasks",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].assignment._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2059,11 +1891,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topology_description.subtopologies[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "groups[].topology_description.subtopologies[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             nodes,
@@ -2088,9 +1917,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].nodes",
             )?;
         }
-        if true {
-            rt::read::check_tags(c, "groups[].topology_description.subtopologies[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topology_description.subtopologies[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -2136,14 +1963,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].nodes",
             )?;
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS,
-                vis,
-                "groups[].topology_description.subtopologies[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS,
+            vis,
+            "groups[].topology_description.subtopologies[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -2176,14 +2001,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].nodes",
             ));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology_description.subtopologies[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -2214,14 +2035,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].nodes",
             );
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology_description.subtopologies[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2279,11 +2093,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         } else {
             TopologyDescriptionNode::DEFAULT
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topology_description.global_stores[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
         Ok(Self {
             source,
             processor,
@@ -2302,9 +2113,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         if v >= 1 {
             <TopologyDescriptionNode as rt::Struct>::check(c, v)?;
         }
-        if true {
-            rt::read::check_tags(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -2349,14 +2158,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
                 vis,
             )?;
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
-                vis,
-                "groups[].topology_description.global_stores[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
+            vis,
+            "groups[].topology_description.global_stores[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -2380,14 +2187,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
                 "groups[].topology_description.global_stores[].processor",
             ));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology_description.global_stores[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -2409,14 +2212,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         if v >= 1 {
             rt::Struct::write(&self.processor, w, v);
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology_description.global_stores[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2494,14 +2290,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(
-                c,
-                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            )?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(
+            c,
+            "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+        )?;
         Ok(Self {
             name,
             partitions,
@@ -2545,12 +2337,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
-            rt::read::check_tags(
-                c,
-                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            )?;
-        }
+        rt::read::check_tags(
+            c,
+            "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -2603,14 +2393,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             vis,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
-                vis,
-                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
+            vis,
+            "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -2629,14 +2417,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -2661,14 +2445,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2718,11 +2495,8 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             partitions,
@@ -2743,9 +2517,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             v,
             "groups[].members[].assignment.active_tasks[].partitions",
         )?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -2783,14 +2555,12 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             vis,
             "groups[].members[].assignment.active_tasks[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].assignment.active_tasks[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].assignment.active_tasks[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -2809,14 +2579,10 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             v,
             "groups[].members[].assignment.active_tasks[].partitions",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].assignment.active_tasks[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -2833,14 +2599,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             v,
             "groups[].members[].assignment.active_tasks[].partitions",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].assignment.active_tasks[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2944,14 +2703,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(
-                c,
-                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-            )?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(
+            c,
+            "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+        )?;
         Ok(Self {
             name,
             node_type,
@@ -3009,12 +2764,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             )?;
         }
-        if true {
-            rt::read::check_tags(
-                c,
-                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-            )?;
-        }
+        rt::read::check_tags(
+            c,
+            "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -3111,14 +2864,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             )?;
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS,
-                vis,
-                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS,
+            vis,
+            "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -3198,14 +2949,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             ));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -3286,14 +3033,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             );
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -4638,12 +4378,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -4651,11 +4389,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.groups, true, v, "groups");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -4757,12 +4491,10 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::opt_str_size(self.assignor_name.as_deref(), true, v >= 1, "groups[].assignor_name")?;
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -4801,11 +4533,7 @@ pub mod owned {
             if v >= 1 {
                 w.opt_str(self.assignor_name.as_deref(), true, v >= 1, "groups[].assignor_name");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -4853,12 +4581,10 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].topology._tagged_fields"));
             }
             Ok(n)
         }
@@ -4874,11 +4600,7 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topology._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -4988,12 +4710,10 @@ pub mod owned {
             n += rt::owned::vec_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")?;
             n += rt::OwnedStruct::size(&self.assignment, v)?;
             n += rt::OwnedStruct::size(&self.target_assignment, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -5032,11 +4752,7 @@ pub mod owned {
                 }
             } else {
                 w.bool(self.is_classic, "groups[].members[].is_classic");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -5100,14 +4816,10 @@ pub mod owned {
             if v <= 0 && !self.global_stores.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topology_description.global_stores"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology_description._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5138,14 +4850,7 @@ pub mod owned {
                     "groups[].topology_description.global_stores",
                 );
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology_description._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5227,14 +4932,10 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies[].repartition_source_topics",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology.subtopologies[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5274,14 +4975,7 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies[].repartition_source_topics",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology.subtopologies[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5323,14 +5017,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.host, true, "groups[].members[].user_endpoint.host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].user_endpoint._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5345,14 +5035,7 @@ pub mod owned {
                 }
             } else {
                 w.u16(self.port, "groups[].members[].user_endpoint.port");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "groups[].members[].user_endpoint._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -5396,14 +5079,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.key, true, "groups[].members[].client_tags[].key")?;
             n += rt::write::str_size(&self.value, true, "groups[].members[].client_tags[].value")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].client_tags[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5412,14 +5091,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.key, true, "groups[].members[].client_tags[].key");
             w.str(&self.value, true, "groups[].members[].client_tags[].value");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].members[].client_tags[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5469,14 +5141,10 @@ pub mod owned {
                 true,
                 "groups[].members[].task_offsets[].subtopology_id",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].task_offsets[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5499,14 +5167,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "groups[].members[].task_offsets[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -5570,14 +5231,10 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.warmup_tasks",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].assignment._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5605,14 +5262,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.warmup_tasks",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].members[].assignment._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5678,14 +5328,10 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes",
                 ));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology_description.subtopologies[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5718,14 +5364,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes",
                 );
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology_description.subtopologies[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5782,14 +5421,10 @@ pub mod owned {
                     "groups[].topology_description.global_stores[].processor",
                 ));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology_description.global_stores[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5812,14 +5447,7 @@ pub mod owned {
             if v >= 1 {
                 rt::OwnedStruct::write(&self.processor, w, v);
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology_description.global_stores[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5879,14 +5507,10 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5909,14 +5533,7 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5968,14 +5585,10 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.active_tasks[].partitions",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].assignment.active_tasks[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5994,14 +5607,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.active_tasks[].partitions",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].members[].assignment.active_tasks[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -6130,14 +5736,10 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 ));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -6222,14 +5824,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 );
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

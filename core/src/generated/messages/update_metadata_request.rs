@@ -91,8 +91,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         };
         let live_brokers = rt::read::array::<UpdateMetadataBroker<'a>>(c, v >= 6, v, "live_brokers")?;
         let mut type_tag: i8 = 0_i8;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 6 {
+        let unknown_tagged_fields = if v >= 6 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -112,8 +111,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             controller_id,
             is_k_raft_controller,
@@ -236,8 +237,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -544,10 +547,12 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "ungrouped_partition_states[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "ungrouped_partition_states[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -572,13 +577,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
             );
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "ungrouped_partition_states[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -760,8 +765,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -783,10 +790,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
             w.array(&self.partition_states, v >= 6, v, "topic_states[].partition_states");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+        };
     }
 }
 
@@ -988,8 +995,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -1009,10 +1018,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             w.opt_str(self.rack, v >= 6, v >= 2, "live_brokers[].rack");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields")
+        };
     }
 }
 
@@ -1212,10 +1221,12 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "live_brokers[].endpoints[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "live_brokers[].endpoints[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1245,13 +1256,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
             w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "live_brokers[].endpoints[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1943,8 +1954,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2085,10 +2098,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "ungrouped_partition_states[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "ungrouped_partition_states[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -2117,13 +2132,13 @@ pub mod owned {
                 );
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "ungrouped_partition_states[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 
@@ -2187,8 +2202,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2211,10 +2228,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_states, v >= 6, v, "topic_states[].partition_states");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+            };
         }
     }
 
@@ -2283,8 +2300,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2305,10 +2324,10 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 6, v >= 2, "live_brokers[].rack");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields")
+            };
         }
     }
 
@@ -2384,10 +2403,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "live_brokers[].endpoints[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "live_brokers[].endpoints[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -2424,13 +2445,13 @@ pub mod owned {
                     w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "live_brokers[].endpoints[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

@@ -74,8 +74,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         let mut in_controlled_shutdown_tag: i8 = 0_i8;
         let mut log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
         let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -113,8 +112,8 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0xf);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0xf)
+        };
         Ok(Self {
             broker_id,
             broker_epoch,
@@ -137,7 +136,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
         vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -194,7 +193,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         if v <= 2 && self.cordoned_log_dirs.is_some() {
             return Err(rt::write::not_in_version("cordoned_log_dirs"));
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             if self.fenced != 0_i8 {
@@ -218,8 +217,6 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -236,7 +233,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         }
         w.i32(self.broker_id, "broker_id");
         w.i64(self.broker_epoch, "broker_epoch");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             let has_fenced = self.fenced != 0_i8;
             tags += usize::from(has_fenced);
@@ -283,8 +280,6 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                 w.opt_array(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -500,7 +495,7 @@ pub mod owned {
             if v <= 2 && self.cordoned_log_dirs.is_some() {
                 return Err(rt::write::not_in_version("cordoned_log_dirs"));
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.fenced != 0_i8 {
@@ -530,8 +525,6 @@ pub mod owned {
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -550,7 +543,7 @@ pub mod owned {
                 r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                 r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_fenced = self.fenced != 0_i8;
                 tags += usize::from(has_fenced);
@@ -604,8 +597,6 @@ pub mod owned {
                     );
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }

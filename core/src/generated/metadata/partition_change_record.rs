@@ -94,8 +94,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         let mut eligible_leader_replicas_tag: Option<rt::Array<'a, i32>> = None;
         let mut last_known_elr_tag: Option<rt::Array<'a, i32>> = None;
         let mut directories_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -158,8 +157,8 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1ff);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1ff)
+        };
         Ok(Self {
             partition_id,
             topic_id,
@@ -187,7 +186,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         let c = &mut local;
         vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
         vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -269,7 +268,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         if v <= 1 && self.last_known_elr.is_some() {
             return Err(rt::write::not_in_version("last_known_elr"));
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             if self.isr.is_some() {
@@ -324,8 +323,6 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -342,7 +339,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         }
         w.i32(self.partition_id, "partition_id");
         w.uuid(self.topic_id, "topic_id");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             let has_isr = self.isr.is_some();
             tags += usize::from(has_isr);
@@ -464,8 +461,6 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 w.opt_array(&self.directories, true, v >= 1, v, "directories");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -786,7 +781,7 @@ pub mod owned {
             if v <= 1 && self.last_known_elr.is_some() {
                 return Err(rt::write::not_in_version("last_known_elr"));
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if self.isr.is_some() {
@@ -842,8 +837,6 @@ pub mod owned {
                     n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -862,7 +855,7 @@ pub mod owned {
                 r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
                 r[4..20].copy_from_slice(self.topic_id.as_bytes());
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_isr = self.isr.is_some();
                 tags += usize::from(has_isr);
@@ -991,8 +984,6 @@ pub mod owned {
                     rt::owned::write_opt_vec(w, self.directories.as_deref(), true, v >= 1, v, "directories");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }

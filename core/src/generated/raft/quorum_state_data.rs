@@ -95,11 +95,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         } else {
             Some(rt::Array::EMPTY)
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             cluster_id,
             leader_id,
@@ -136,9 +132,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if v <= 0 {
             rt::visit::array::<Voter<'a>, V>(c, true, v <= 0, v, fields::CURRENT_VOTERS, vis, "current_voters")?;
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -170,12 +164,10 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
             return Err(rt::write::not_in_version("current_voters"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -208,11 +200,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if v <= 0 {
             w.opt_array(&self.current_voters, true, v <= 0, v, "current_voters");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -261,11 +249,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         } else {
             0_i32
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "current_voters[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "current_voters[]._tagged_fields")?;
         Ok(Self {
             voter_id,
             unknown_tagged_fields,
@@ -280,9 +264,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if v <= 0 {
             rt::read::i32(c, "current_voters[].voter_id")?;
         }
-        if true {
-            rt::read::check_tags(c, "current_voters[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "current_voters[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -310,14 +292,12 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
                 rt::read::i32(c, "current_voters[].voter_id")?,
             );
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::CURRENT_VOTERS_TAGGED_FIELDS,
-                vis,
-                "current_voters[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::CURRENT_VOTERS_TAGGED_FIELDS,
+            vis,
+            "current_voters[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -331,12 +311,10 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if v >= 1 && self.voter_id != 0_i32 {
             return Err(rt::write::not_in_version("current_voters[].voter_id"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("current_voters[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -348,11 +326,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if v <= 0 {
             w.i32(self.voter_id, "current_voters[].voter_id");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "current_voters[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -630,12 +604,10 @@ pub mod owned {
             if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("current_voters"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -670,11 +642,7 @@ pub mod owned {
             if v <= 0 {
                 rt::owned::write_opt_vec(w, self.current_voters.as_deref(), true, v <= 0, v, "current_voters");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -717,12 +685,10 @@ pub mod owned {
             if v >= 1 && self.voter_id != 0_i32 {
                 return Err(rt::write::not_in_version("current_voters[].voter_id"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("current_voters[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -741,11 +707,7 @@ pub mod owned {
                 if v <= 0 {
                     w.i32(self.voter_id, "current_voters[].voter_id");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "current_voters[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -432,8 +432,10 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -539,10 +541,10 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
         w.opt_array(&self.my_nullable_int_array, v >= 1, true, v, "my_nullable_int_array");
         w.opt_struct(&self.my_common_struct, v >= 1, v, "my_common_struct");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -670,8 +672,10 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -680,10 +684,10 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         w.i32(self.foo, "my_common_struct.foo");
         w.i32(self.bar, "my_common_struct.bar");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
+        };
     }
 }
 
@@ -1419,8 +1423,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1540,10 +1546,10 @@ pub mod owned {
             );
             rt::owned::write_opt_struct(w, &self.my_common_struct, v >= 1, v, "my_common_struct");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1588,8 +1594,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1608,10 +1616,10 @@ pub mod owned {
                     r[4..8].copy_from_slice(&self.bar.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
+                };
             }
         }
     }

@@ -58,8 +58,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         let nullable_struct2 = rt::read::opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
         let mut nullable_struct3_tag: Option<MyStruct3<'a>> = None;
         let mut nullable_struct4_tag: Option<MyStruct4<'a>> = Some(MyStruct4::DEFAULT);
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 1 {
+        let unknown_tagged_fields = if v >= 1 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -85,8 +84,10 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             nullable_struct,
             nullable_struct2,
@@ -159,8 +160,10 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -331,8 +334,10 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -341,10 +346,10 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         w.str(self.my_string, v >= 1, "nullable_struct.my_string");
         w.i32(self.my_int, "nullable_struct.my_int");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields")
+        };
     }
 }
 
@@ -466,8 +471,10 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -476,10 +483,10 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
         w.str(self.my_string, v >= 1, "nullable_struct2.my_string");
         w.i32(self.my_int, "nullable_struct2.my_int");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields")
+        };
     }
 }
 
@@ -632,8 +639,10 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -652,10 +661,10 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
             w.i32(self.my_int, "nullable_struct3.my_int");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields")
+        };
     }
 }
 
@@ -808,8 +817,10 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -828,10 +839,10 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
             w.i32(self.my_int, "nullable_struct4.my_int");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields")
+        };
     }
 }
 
@@ -1201,8 +1212,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1297,8 +1310,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1314,10 +1329,10 @@ pub mod owned {
             } else {
                 w.i32(self.my_int, "nullable_struct.my_int");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields")
+                };
             }
         }
     }
@@ -1364,8 +1379,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1381,10 +1398,10 @@ pub mod owned {
             } else {
                 w.i32(self.my_int, "nullable_struct2.my_int");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields")
+                };
             }
         }
     }
@@ -1442,8 +1459,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1469,10 +1488,10 @@ pub mod owned {
                     w.i32(self.my_int, "nullable_struct3.my_int");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields")
+                };
             }
         }
     }
@@ -1530,8 +1549,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1557,10 +1578,10 @@ pub mod owned {
                     w.i32(self.my_int, "nullable_struct4.my_int");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields")
+                };
             }
         }
     }

@@ -144,8 +144,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         let mut tagged_long_tag: i64 = 914172222550880202_i64;
         let mut my_tagged_struct_tag: TaggedStruct<'a> = TaggedStruct::DEFAULT;
         let mut tagged_long_flexible_version_subset_tag: i64 = 0_i64;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 1 {
+        let unknown_tagged_fields = if v >= 1 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -221,8 +220,10 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3ff);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3ff)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             process_id,
             my_tagged_int_array: my_tagged_int_array_tag,
@@ -493,8 +494,10 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -835,8 +838,10 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -855,10 +860,10 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
             w.array(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields")
+        };
     }
 }
 
@@ -983,8 +988,10 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -997,10 +1004,10 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
             w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields")
+        };
     }
 }
 
@@ -1128,8 +1135,10 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -1138,10 +1147,10 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         w.i32(self.foo, "my_common_struct.foo");
         w.i32(self.bar, "my_common_struct.bar");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
+        };
     }
 }
 
@@ -1266,10 +1275,12 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "my_struct.array_in_struct[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "my_struct.array_in_struct[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1282,13 +1293,13 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
             w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "my_struct.array_in_struct[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -2026,8 +2037,10 @@ pub mod owned {
                     n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2281,8 +2294,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2302,10 +2317,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields")
+            };
         }
     }
 
@@ -2352,8 +2367,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2367,10 +2384,10 @@ pub mod owned {
                 w.str(&self.struct_id, v >= 1, "my_tagged_struct.struct_id");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields")
+            };
         }
     }
 
@@ -2415,8 +2432,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2435,10 +2454,10 @@ pub mod owned {
                     r[4..8].copy_from_slice(&self.bar.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
+                };
             }
         }
     }
@@ -2486,10 +2505,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "my_struct.array_in_struct[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "my_struct.array_in_struct[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -2509,13 +2530,13 @@ pub mod owned {
                     w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "my_struct.array_in_struct[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
