@@ -121,7 +121,6 @@ impl DecodeError {
 
     /// Shifts the offset of a finished error by `base` bytes (for errors inside a frame).
     #[cold]
-    #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
     pub(crate) fn shifted(mut self, base: usize) -> Self {
         self.pos = self.pos.saturating_add(base);
         self
@@ -340,11 +339,11 @@ impl fmt::Display for EncodeError {
 
 impl core::error::Error for EncodeError {}
 
-impl<'a> nom::error::ParseError<&'a [u8]> for DecodeError {
-    fn from_error_kind(input: &'a [u8], _kind: nom::error::ErrorKind) -> Self {
+impl<'a> ::nom::error::ParseError<&'a [u8]> for DecodeError {
+    fn from_error_kind(input: &'a [u8], _kind: ::nom::error::ErrorKind) -> Self {
         DecodeError::at(DecodeErrorKind::UnexpectedEof { needed: 1 }, input.len(), "")
     }
-    fn append(_input: &'a [u8], _kind: nom::error::ErrorKind, other: Self) -> Self {
+    fn append(_input: &'a [u8], _kind: ::nom::error::ErrorKind, other: Self) -> Self {
         other
     }
 }

@@ -4,10 +4,6 @@
 //! Only this layer reports "need more bytes" (a frame whose size prefix promises more than was
 //! given); inside a frame, truncation is an error with an offset.
 
-use nom::bytes::complete::take;
-use nom::number::complete::be_i32;
-use nom::IResult;
-
 use crate::codec::Message;
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::generated::api::{
@@ -28,44 +24,21 @@ pub enum Mode {
     Lenient,
 }
 
-/// Splits one size-prefixed frame off the front of `input` (nom's `length_data(be_i32)`),
+/// Splits one size-prefixed frame off the front of `input` ([`crate::nom::size_prefixed`]),
 /// returning `(frame payload, rest)`. A negative size is an error; a payload shorter than the
 /// size says is [`DecodeErrorKind::UnexpectedEof`](crate::DecodeErrorKind) with the bytes needed.
 pub fn split_frame(input: &[u8]) -> Result<(&[u8], &[u8]), DecodeError> {
-    fn size_prefixed(i: &[u8]) -> IResult<&[u8], i32, DecodeError> {
-        be_i32(i)
-    }
-    let (rest, size) = size_prefixed(input).map_err(|_| {
-        DecodeError::new_at(
-            K::UnexpectedEof {
-                needed: 4 - input.len().min(4),
-            },
-            input.len(),
-            "frame",
-            -1,
-            "size",
-        )
-    })?;
-    if size < 0 {
-        return Err(DecodeError::new_at(
-            K::InvalidFrame { value: i64::from(size) },
-            0,
-            "frame",
-            -1,
-            "size",
-        ));
-    }
-    let n = size as usize;
-    let r: IResult<&[u8], &[u8], DecodeError> = take(n)(rest);
-    match r {
+    match crate::nom::size_prefixed(input) {
         Ok((rest, payload)) => Ok((payload, rest)),
-        Err(_) => Err(DecodeError::new_at(
-            K::UnexpectedEof { needed: n - rest.len() },
-            input.len(),
-            "frame",
-            -1,
-            "payload",
-        )),
+        Err(::nom::Err::Incomplete(needed)) => {
+            let needed = match needed {
+                ::nom::Needed::Size(n) => n.get(),
+                ::nom::Needed::Unknown => 1,
+            };
+            let field = if input.len() < 4 { "size" } else { "payload" };
+            Err(DecodeError::new_at(K::UnexpectedEof { needed }, input.len(), "frame", -1, field))
+        }
+        Err(::nom::Err::Error(e) | ::nom::Err::Failure(e)) => Err(e),
     }
 }
 

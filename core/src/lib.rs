@@ -54,6 +54,7 @@ mod codec;
 mod defmt_impls;
 mod error;
 pub mod frame;
+pub mod nom;
 #[cfg(feature = "alloc")]
 mod owned;
 mod read;

@@ -330,14 +330,12 @@ fn uvarint_slow(start: &[u8], f: &'static str) -> Result<(u32, usize, bool), Dec
 }
 
 /// Signed (zig-zag) varint, at most five bytes.
-#[allow(dead_code)] // used by record batches (kafka-wire issue 4)
 pub(crate) fn varint(c: Cur<'_, '_>, f: &'static str) -> Result<i32, DecodeError> {
     let u = uvarint(c, f)?;
     Ok(((u >> 1) as i32) ^ -((u & 1) as i32))
 }
 
 /// Signed (zig-zag) varlong, at most ten bytes.
-#[allow(dead_code)] // used by record batches (kafka-wire issue 4)
 pub(crate) fn varlong(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
     let start: &[u8] = c;
     let mut value: u64 = 0;

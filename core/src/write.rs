@@ -255,13 +255,11 @@ impl<'b> Writer<'b> {
     }
 
     /// Signed zig-zag varint.
-    #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
     pub(crate) fn varint(&mut self, v: i32, f: &'static str) {
         self.uvarint(((v << 1) ^ (v >> 31)) as u32, f)
     }
 
     /// Signed zig-zag varlong.
-    #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
     pub(crate) fn varlong(&mut self, v: i64, f: &'static str) {
         let mut u = ((v << 1) ^ (v >> 63)) as u64;
         let mut tmp = [0u8; 10];
@@ -516,13 +514,11 @@ pub const fn uvarint_size(v: u32) -> usize {
 }
 
 /// Size of a signed zig-zag varint.
-#[allow(dead_code)] // used by record batches (kafka-wire issue 4)
 pub const fn varint_size(v: i32) -> usize {
     uvarint_size(((v << 1) ^ (v >> 31)) as u32)
 }
 
 /// Size of a signed zig-zag varlong.
-#[allow(dead_code)] // used by record batches (kafka-wire issue 4)
 pub const fn varlong_size(v: i64) -> usize {
     let mut u = ((v << 1) ^ (v >> 63)) as u64;
     let mut n = 1;
