@@ -295,7 +295,13 @@ fn select(c: &str, a: &str, b: &str) -> String {
 
 /// `a && b` for two conditions, where `"true"` and `"false"` are the constants `cond` returns.
 fn and(a: &str, b: &str) -> String {
-    let wrap = |e: &str| if e.contains("||") { format!("({e})") } else { e.to_string() };
+    let wrap = |e: &str| {
+        if e.contains("||") {
+            format!("({e})")
+        } else {
+            e.to_string()
+        }
+    };
     match (a, b) {
         ("false", _) | (_, "false") => "false".into(),
         ("true", e) | (e, "true") => e.to_string(),
@@ -934,7 +940,11 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
             let _ = writeln!(
                 body,
                 "        let unknown_tagged_fields = {};",
-                select(&flex, &format!("rt::read::unknown_tags_only(c, \"{prefix}_tagged_fields\")?"), "rt::TaggedFields::EMPTY")
+                select(
+                    &flex,
+                    &format!("rt::read::unknown_tags_only(c, \"{prefix}_tagged_fields\")?"),
+                    "rt::TaggedFields::EMPTY"
+                )
             );
         } else {
             for x in &tagged {

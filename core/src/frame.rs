@@ -36,7 +36,13 @@ pub fn split_frame(input: &[u8]) -> Result<(&[u8], &[u8]), DecodeError> {
                 ::nom::Needed::Unknown => 1,
             };
             let field = if input.len() < 4 { "size" } else { "payload" };
-            Err(DecodeError::new_at(K::UnexpectedEof { needed }, input.len(), "frame", -1, field))
+            Err(DecodeError::new_at(
+                K::UnexpectedEof { needed },
+                input.len(),
+                "frame",
+                -1,
+                field,
+            ))
         }
         Err(::nom::Err::Error(e) | ::nom::Err::Failure(e)) => Err(e),
     }

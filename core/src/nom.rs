@@ -26,7 +26,7 @@
 //! );
 //! let (rest, (req, resp)) = both.parse(&buf[..a + b]).unwrap();
 //! assert!(rest.is_empty());
-//! assert!(req.topics.is_none());
+//! assert_eq!(req, MetadataRequest::DEFAULT);
 //! assert_eq!(resp.error_code, 0);
 //! ```
 
