@@ -1848,6 +1848,10 @@ fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Mes
     o.push_str("}\n\n");
     let _ = writeln!(
         o,
+        "impl TryFrom<i16> for {name} {{\n    type Error = rt::UnknownKey;\n    fn try_from(key: i16) -> Result<Self, rt::UnknownKey> {{\n        Self::from_i16(key).ok_or(rt::UnknownKey(key))\n    }}\n}}\n\n/// The name, as Kafka spells it.\nimpl core::fmt::Display for {name} {{\n    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {{\n        f.write_str(self.name())\n    }}\n}}\n"
+    );
+    let _ = writeln!(
+        o,
         "impl {name} {{\n    /// Every key, in numeric order.\n    pub const ALL: &'static [{name}] = &["
     );
     for (v, _, _) in entries {

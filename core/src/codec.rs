@@ -234,6 +234,14 @@ pub trait Message<'a>: Struct<'a> {
             |w| self.write(w, version),
         )
     }
+
+    /// Encodes at `version` into a new `Vec` of exactly the encoded size (feature `alloc`).
+    #[cfg(feature = "alloc")]
+    fn to_vec(&self, version: i16) -> Result<alloc::vec::Vec<u8>, EncodeError> {
+        let mut v = alloc::vec![0; self.encoded_len(version)?];
+        self.encode_to_slice(&mut v, version)?;
+        Ok(v)
+    }
 }
 
 // The bodies of `encoded_len`, `encode` and `encode_to_slice`, for views ([`Message`]) and

@@ -339,6 +339,18 @@ impl fmt::Display for EncodeError {
 
 impl core::error::Error for EncodeError {}
 
+/// A number that names no key of a key enum (`ApiKey::try_from(99)`, say).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownKey(pub i16);
+
+impl fmt::Display for UnknownKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown key {}", self.0)
+    }
+}
+
+impl core::error::Error for UnknownKey {}
+
 impl<'a> ::nom::error::ParseError<&'a [u8]> for DecodeError {
     fn from_error_kind(input: &'a [u8], _kind: ::nom::error::ErrorKind) -> Self {
         DecodeError::at(DecodeErrorKind::UnexpectedEof { needed: 1 }, input.len(), "")

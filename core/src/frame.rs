@@ -13,6 +13,7 @@ use crate::generated::api::{
 };
 use crate::generated::messages::{RequestHeader, ResponseHeader};
 use crate::read;
+use crate::write::Sink;
 
 /// How a frame parse treats bytes after the body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -360,11 +361,20 @@ pub fn parse_metadata_record(input: &[u8]) -> Result<FramedMetadataRecord<'_>, D
     })
 }
 
-/// Encodes a framed metadata record into `out`; returns the bytes written.
+/// Encodes a framed metadata record into the front of `out`; returns the bytes written.
 pub fn encode_metadata_record(
     record: &MetadataRecord<'_>,
     version: i16,
     out: &mut [u8],
+) -> Result<usize, crate::EncodeError> {
+    encode_metadata_record_into(record, version, &mut &mut *out)
+}
+
+/// [`encode_metadata_record`] into any [`Sink`].
+pub fn encode_metadata_record_into<S: Sink + ?Sized>(
+    record: &MetadataRecord<'_>,
+    version: i16,
+    out: &mut S,
 ) -> Result<usize, crate::EncodeError> {
     let body = record.encoded_len(version)?;
     let mut head = [0u8; 15];
@@ -378,7 +388,7 @@ pub fn encode_metadata_record(
         crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "")
             .finish(record.info().name, version)
     };
-    let (h, rest) = out.get_mut(..total).ok_or_else(too_short)?.split_at_mut(head_len);
+    let (h, rest) = out.reserve(total).ok_or_else(too_short)?.split_at_mut(head_len);
     h.copy_from_slice(head.get(..head_len).ok_or_else(too_short)?);
     let mut rest = rest;
     record.encode(&mut rest, version)?;
@@ -447,8 +457,8 @@ coordinator!(
     TransactionCoordinatorValue
 );
 
-fn frame_into<'o>(
-    out: &'o mut [u8],
+fn frame_into<'o, S: Sink + ?Sized>(
+    out: &'o mut S,
     head_len: usize,
     body_len: usize,
     name: &'static str,
@@ -460,7 +470,7 @@ fn frame_into<'o>(
             crate::EncodeError::new(crate::EncodeErrorKind::TooLong { length: total }, "size").finish(name, version),
         );
     }
-    let Some(buf) = out.get_mut(..total) else {
+    let Some(buf) = out.reserve(total) else {
         return Err(
             crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(name, version),
         );
@@ -470,14 +480,27 @@ fn frame_into<'o>(
     Ok(rest.split_at_mut(head_len))
 }
 
-/// Encodes a whole request frame (size, header, body) into `out`. The header's API key and
-/// version are taken from `body` and `version`; its header version from the API key.
+/// Encodes a whole request frame (size, header, body) into the front of `out`; returns its
+/// length. The header's API key and version are taken from `body` and `version`; its header
+/// version from the API key.
 pub fn encode_request_frame(
     correlation_id: i32,
     client_id: Option<&str>,
     body: &RequestBody<'_>,
     version: i16,
     out: &mut [u8],
+) -> Result<usize, crate::EncodeError> {
+    encode_request_frame_into(correlation_id, client_id, body, version, &mut &mut *out)
+}
+
+/// [`encode_request_frame`] into any [`Sink`] (a `heapless::Vec`, a `Vec` with `alloc`, or a
+/// slice that advances past each frame).
+pub fn encode_request_frame_into<S: Sink + ?Sized>(
+    correlation_id: i32,
+    client_id: Option<&str>,
+    body: &RequestBody<'_>,
+    version: i16,
+    out: &mut S,
 ) -> Result<usize, crate::EncodeError> {
     let key = body.key();
     let header = RequestHeader {
@@ -496,12 +519,23 @@ pub fn encode_request_frame(
     Ok(4 + head_len + body_len)
 }
 
-/// Encodes a whole response frame (size, header, body) into `out`.
+/// Encodes a whole response frame (size, header, body) into the front of `out`; returns its
+/// length.
 pub fn encode_response_frame(
     correlation_id: i32,
     body: &ResponseBody<'_>,
     version: i16,
     out: &mut [u8],
+) -> Result<usize, crate::EncodeError> {
+    encode_response_frame_into(correlation_id, body, version, &mut &mut *out)
+}
+
+/// [`encode_response_frame`] into any [`Sink`].
+pub fn encode_response_frame_into<S: Sink + ?Sized>(
+    correlation_id: i32,
+    body: &ResponseBody<'_>,
+    version: i16,
+    out: &mut S,
 ) -> Result<usize, crate::EncodeError> {
     let header = ResponseHeader {
         correlation_id,

@@ -70,7 +70,7 @@ pub use arbitrary_impl::{arbitrary_bytes, ArbitraryAt};
 pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
 #[cfg(feature = "defmt")]
 pub use defmt_impls::FormatElem;
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnknownKey};
 #[cfg(feature = "alloc")]
 pub use owned::{
     owned_transcode, CompactString, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct, OwnedTaggedFields,
@@ -91,7 +91,7 @@ mod rt {
     pub(crate) use crate::codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
     #[cfg(feature = "defmt")]
     pub(crate) use crate::defmt_impls as defmt_fmt;
-    pub(crate) use crate::error::{DecodeError, EncodeError};
+    pub(crate) use crate::error::{DecodeError, EncodeError, UnknownKey};
     #[cfg(feature = "alloc")]
     pub(crate) use crate::owned::{
         self, owned_transcode, CompactString, OwnedMessage, OwnedStruct, OwnedTaggedFields, SmallVec,
