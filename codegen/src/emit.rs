@@ -1848,13 +1848,13 @@ fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: 
     let _ = writeln!(o, "impl<'a> {enum_name}<'a> {{");
     let _ = writeln!(
         o,
-        "    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past\n    /// trailing bytes and returns them.\n    pub fn parse_with(key: {key_ty}, bytes: &'a [u8], version: i16, lenient: bool) -> Result<(Self, &'a [u8]), rt::DecodeError> {{\n        Ok(match key {{"
+        "    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the\n    /// bytes after the message are returned.\n    pub fn parse_with(key: {key_ty}, bytes: &'a [u8], version: i16, mode: rt::Mode) -> Result<(Self, &'a [u8]), rt::DecodeError> {{\n        Ok(match key {{"
     );
     for (v, p, _) in entries {
-        let _ = writeln!(o, "            {key_ty}::{v} => {{ let (m, r) = rt::parse_mode::<{p}<'a>>(bytes, version, lenient)?; (Self::{v}(m), r) }}");
+        let _ = writeln!(o, "            {key_ty}::{v} => {{ let (m, r) = rt::parse_mode::<{p}<'a>>(bytes, version, mode)?; (Self::{v}(m), r) }}");
     }
     o.push_str("        })\n    }\n\n");
-    let _ = writeln!(o, "    /// Parses `bytes` strictly as the message for `key` at `version`.\n    pub fn parse(key: {key_ty}, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {{\n        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)\n    }}\n");
+    let _ = writeln!(o, "    /// Parses `bytes` strictly as the message for `key` at `version`.\n    pub fn parse(key: {key_ty}, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {{\n        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)\n    }}\n");
     let _ = writeln!(
         o,
         "    /// The key of the message held.\n    pub fn key(&self) -> {key_ty} {{\n        match self {{"
