@@ -1041,11 +1041,9 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     let sig_v = if needs_v { "v" } else { "_v" };
     let sig_c = "c";
     // Readers of structs with at most one level of structs below them are inlined into the
-    // array loops that call them, where most of a message's elements are (a called reader
-    // builds its whole view struct only for the loop to drop it); readers higher up are
-    // called. Inlining every level copies each subtree into every level above it: it more than
-    // doubled the release build of core, and inlining leaves alone cost AlterPartitionRequest
-    // v3 45% more parse instructions (README, "Build cost").
+    // array loops that call them, where most of a message's elements are; readers higher up
+    // are called, because inlining every level copies each subtree into every level above it
+    // (build time), and inlining leaves alone is slower.
     let attr = if inline { "    #[inline]\n" } else { "" };
     let _ = writeln!(
         o,
