@@ -1900,7 +1900,7 @@ fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Mes
     o.push_str("}\n\n");
     let _ = writeln!(
         o,
-        "impl TryFrom<i16> for {name} {{\n    type Error = rt::UnknownKey;\n    fn try_from(key: i16) -> Result<Self, rt::UnknownKey> {{\n        Self::from_i16(key).ok_or(rt::UnknownKey(key))\n    }}\n}}\n\n/// The name, as Kafka spells it.\nimpl core::fmt::Display for {name} {{\n    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {{\n        f.write_str(self.name())\n    }}\n}}\n"
+        "impl TryFrom<i16> for {name} {{\n    type Error = rt::UnknownKey;\n    fn try_from(key: i16) -> Result<Self, rt::UnknownKey> {{\n        Self::from_i16(key).ok_or(rt::UnknownKey(key))\n    }}\n}}\n\n/// The name, as Kafka spells it.\nimpl core::fmt::Display for {name} {{\n    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {{\n        f.write_str(self.name())\n    }}\n}}\n\n#[cfg(feature = \"defmt\")]\nimpl defmt::Format for {name} {{\n    fn format(&self, f: defmt::Formatter<'_>) {{\n        defmt::write!(f, \"{{=str}}\", self.name());\n    }}\n}}\n"
     );
     let _ = writeln!(
         o,

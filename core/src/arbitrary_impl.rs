@@ -5,6 +5,8 @@
 //! version (from its field-level schema, [`crate::reflect`]) and parsing them: fields the version
 //! lacks keep their defaults, nulls appear only where the version allows them, and every value
 //! encodes at that version.
+//!
+//! Layer 6: uses `codec`, `owned` and `reflect`.
 
 use alloc::vec::Vec;
 

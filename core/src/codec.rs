@@ -1,77 +1,14 @@
-//! The traits every generated struct and message implements, and the entry points built on
-//! them: strict and lenient parsing, exact sizing, and encoding into a sink.
+//! The message trait every generated top-level struct implements, and the entry points built
+//! on it: strict and lenient parsing, exact sizing, encoding into a sink, transcoding.
+//!
+//! Layer 6: uses error, the wire primitives (`read`, `write`), `visit`, `reflect`, `structs`
+//! and `compound`; the generated code, dispatch and frames use it.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::read::Cursor;
-use crate::types::Elem;
-use crate::visit::{FieldId, Visitor};
+pub use crate::structs::Struct;
+use crate::visit::Visitor;
 use crate::write::{Sink, Writer};
-
-/// A generated struct: the codec's three functions, each covering every version.
-///
-/// Call the [`Message`] methods instead; these are the building blocks they use.
-pub trait Struct<'a>: Copy + Sized {
-    /// Reads the struct at `version` from the cursor, validating every byte it covers.
-    #[doc(hidden)]
-    fn read(c: &mut Cursor<'a>, version: i16) -> Result<Self, DecodeError>;
-    /// Validates the struct at `version` as [`Struct::read`] does, building nothing: what the
-    /// parse runs over the elements of an array, which it does not keep.
-    #[doc(hidden)]
-    #[inline]
-    fn check(c: &mut Cursor<'a>, version: i16) -> Result<(), DecodeError> {
-        Self::read(c, version).map(|_| ())
-    }
-    /// Steps over the struct at `version` in bytes that a parse has already validated.
-    #[doc(hidden)]
-    #[inline]
-    fn skip(c: &mut Cursor<'a>, version: i16) -> Option<()> {
-        Self::read(c, version).ok().map(|_| ())
-    }
-    /// Reads the struct's fields at `version` and hands each to `vis` (see [`crate::visit`]).
-    #[doc(hidden)]
-    fn visit_fields<V: Visitor<'a> + ?Sized>(c: &mut Cursor<'a>, version: i16, vis: &mut V) -> Result<(), DecodeError>;
-    /// Exact encoded size at `version`; also checks that the value can be encoded there.
-    #[doc(hidden)]
-    fn size(&self, version: i16) -> Result<usize, EncodeError>;
-    /// Writes the struct at `version`, making the checks [`Struct::size`] makes; an error is
-    /// kept in the writer.
-    #[doc(hidden)]
-    fn write(&self, w: &mut Writer<'_>, version: i16);
-}
-
-impl<'a, T: Struct<'a>> Elem<'a> for T {
-    #[inline]
-    fn read_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
-        T::read(c, version)
-    }
-    #[inline]
-    fn check_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<(), DecodeError> {
-        T::check(c, version)
-    }
-    #[inline]
-    fn skip_elem(c: &mut Cursor<'a>, version: i16, _: bool) -> Option<()> {
-        T::skip(c, version)
-    }
-    #[inline]
-    fn visit_elem<V: Visitor<'a> + ?Sized>(
-        c: &mut Cursor<'a>,
-        version: i16,
-        _: bool,
-        id: FieldId,
-        vis: &mut V,
-        _: &'static str,
-    ) -> Result<(), DecodeError> {
-        crate::visit::struct_field::<T, V>(c, true, version, id, vis)
-    }
-    #[inline]
-    fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
-        self.size(version)
-    }
-    #[inline]
-    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) {
-        self.write(w, version)
-    }
-}
 
 /// What kind of schema a message comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

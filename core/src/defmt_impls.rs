@@ -1,4 +1,5 @@
-//! `defmt::Format` for the error types and [`ApiKey`], written by hand (feature `defmt`).
+//! `defmt::Format` for the error types, written by hand (feature `defmt`); the key enums
+//! (`ApiKey`, …) get theirs from the generator, printing their names.
 //!
 //! The output reads like the `Display` impls, e.g.
 //! `length 2147483648 exceeds the remaining input at byte 25 in AlterPartitionRequest v3 topics`,
@@ -8,6 +9,8 @@
 //! their text is that of the derived `Debug` (`Name { field: value, .. }`, strings quoted,
 //! UUIDs hyphenated, arrays and bytes as lists), except that strings are not escaped and floats
 //! print as `Display` does. The helpers below are what those impls call.
+//!
+//! Layer 6: uses `error`, `types` and `codec`.
 
 use defmt::{write, Format, Formatter};
 
@@ -15,7 +18,6 @@ use crate::types::{Array, Elem, RawTaggedField, TaggedFields};
 
 use crate::codec::CodecError;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::generated::api::ApiKey;
 
 impl Format for DecodeErrorKind {
     fn format(&self, f: Formatter<'_>) {
@@ -102,12 +104,6 @@ impl Format for CodecError {
             CodecError::Decode(e) => e.format(f),
             CodecError::Encode(e) => e.format(f),
         }
-    }
-}
-
-impl Format for ApiKey {
-    fn format(&self, f: Formatter<'_>) {
-        write!(f, "{=str}", self.name())
     }
 }
 

@@ -3,6 +3,8 @@
 //! Both error types are small, allocation-free and identical under every feature. Each names
 //! what went wrong (a `#[non_exhaustive]` kind), where (the byte offset for decoding), and in
 //! what (the message, its version and the field path).
+//!
+//! Layer 1: uses nothing else in the crate.
 
 use core::fmt;
 

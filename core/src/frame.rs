@@ -3,6 +3,8 @@
 //!
 //! Only this layer reports "need more bytes" (a frame whose size prefix promises more than was
 //! given); inside a frame, truncation is an error with an offset.
+//!
+//! Layer 9: uses the runtime below it and the generated messages and dispatch.
 
 use crate::codec::Message;
 use crate::error::{DecodeError, DecodeErrorKind as K};
@@ -14,14 +16,33 @@ use crate::generated::api::{
 use crate::generated::messages::{RequestHeader, ResponseHeader};
 use crate::read;
 use crate::write::Sink;
+use ::nom::bytes::streaming::take;
+use ::nom::number::streaming::be_i32;
+use ::nom::{Err, IResult, Parser};
 
 pub use crate::codec::Mode;
+
+/// One size-prefixed frame as a nom parser (nom's `be_i32`, then `take`): the payload. Streaming: `Incomplete` with the bytes needed while the frame is short; a negative
+/// size fails ([`Err::Failure`]: no other reading of the bytes can succeed).
+pub(crate) fn size_prefixed(input: &[u8]) -> IResult<&[u8], &[u8], DecodeError> {
+    let (rest, size) = be_i32(input)?;
+    if size < 0 {
+        return Err(Err::Failure(DecodeError::new_at(
+            K::InvalidFrame { value: i64::from(size) },
+            0,
+            "frame",
+            -1,
+            "size",
+        )));
+    }
+    take(size as usize).parse(rest)
+}
 
 /// Splits one size-prefixed frame off the front of `input` ([`crate::nom::size_prefixed`]),
 /// returning `(frame payload, rest)`. A negative size is an error; a payload shorter than the
 /// size says is [`DecodeErrorKind::UnexpectedEof`](crate::DecodeErrorKind) with the bytes needed.
 pub fn split_frame(input: &[u8]) -> Result<(&[u8], &[u8]), DecodeError> {
-    match crate::nom::size_prefixed(input) {
+    match size_prefixed(input) {
         Ok((rest, payload)) => Ok((payload, rest)),
         Err(::nom::Err::Incomplete(needed)) => {
             let needed = match needed {

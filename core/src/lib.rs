@@ -50,6 +50,7 @@ extern crate alloc;
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
 mod codec;
+mod compound;
 #[cfg(feature = "defmt")]
 mod defmt_impls;
 mod error;
@@ -60,6 +61,7 @@ mod owned;
 mod read;
 pub mod records;
 pub mod reflect;
+mod structs;
 mod types;
 pub mod versions;
 pub mod visit;
@@ -96,12 +98,25 @@ mod rt {
     pub(crate) use crate::owned::{
         self, owned_transcode, CompactString, OwnedMessage, OwnedStruct, OwnedTaggedFields, SmallVec,
     };
-    pub(crate) use crate::read;
+    /// The wire primitives and the compound readers, as one module for the generated code.
+    pub(crate) mod read {
+        pub(crate) use crate::compound::read::*;
+        pub(crate) use crate::read::*;
+    }
     pub(crate) use crate::read::Cursor;
     pub(crate) use crate::reflect;
     pub(crate) use crate::types::{Array, TaggedFields};
-    pub(crate) use crate::visit::{self, Visitor};
-    pub(crate) use crate::write;
+    pub(crate) use crate::visit::Visitor;
+    /// The visitor trait and the compound visits, as one module for the generated code.
+    pub(crate) mod visit {
+        pub(crate) use crate::compound::visit::*;
+    }
+    /// The wire primitives and the compound writers and sizes, as one module for the generated
+    /// code.
+    pub(crate) mod write {
+        pub(crate) use crate::compound::write::*;
+        pub(crate) use crate::write::*;
+    }
     pub(crate) use crate::write::{Sink, Writer};
     pub(crate) use uuid::Uuid;
 }

@@ -30,12 +30,10 @@
 //! assert_eq!(resp.error_code, 0);
 //! ```
 
-use ::nom::bytes::streaming::take;
-use ::nom::number::streaming::be_i32;
 use ::nom::{Err, IResult, Parser};
 
 use crate::codec::Message;
-use crate::error::{DecodeError, DecodeErrorKind as K};
+use crate::error::DecodeError;
 use crate::frame::{self, Mode, RequestFrame, TypedResponseFrame};
 use crate::generated::api::Request;
 
@@ -52,17 +50,7 @@ pub fn message<'a, M: Message<'a>>(version: i16) -> impl Parser<&'a [u8], Output
 /// payload. Streaming: `Incomplete` with the bytes needed while the frame is short; a negative
 /// size fails ([`Err::Failure`]: no other reading of the bytes can succeed).
 pub fn size_prefixed(input: &[u8]) -> IResult<&[u8], &[u8], DecodeError> {
-    let (rest, size) = be_i32(input)?;
-    if size < 0 {
-        return Err(Err::Failure(DecodeError::new_at(
-            K::InvalidFrame { value: i64::from(size) },
-            0,
-            "frame",
-            -1,
-            "size",
-        )));
-    }
-    take(size as usize).parse(rest)
+    frame::size_prefixed(input)
 }
 
 /// A whole request frame (size, header, body), parsed in `mode`; streaming like

@@ -16,6 +16,8 @@
 //! - unknown tagged fields are one pointer, allocated only when there are some.
 //!
 //! Build them with `"name".into()`, `SmallVec::from_slice(&[1, 2, 3])` or `.collect()`.
+//!
+//! Layer 6: uses `error`, `write`, `types` and `codec`.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;

@@ -9,9 +9,10 @@
 //! the field is not nullable); compact lengths are unsigned varints holding `length + 1`;
 //! unsigned varints are at most five bytes, and bits beyond 32 in the fifth byte are dropped;
 //! strings are at most 32767 bytes; any non-zero byte is `true`.
+//!
+//! Layer 2, wire primitives: uses `error` only.
 
 use crate::error::{DecodeError, DecodeErrorKind as K};
-use crate::types::{Array, Elem, RawTaggedField, TaggedFields};
 
 /// The cursor type of the hand-written readers: the bytes that remain.
 pub(crate) type Cur<'a, 'c> = &'c mut &'a [u8];
@@ -21,14 +22,14 @@ pub(crate) type Cur<'a, 'c> = &'c mut &'a [u8];
 /// (a non-minimal varint, a `bool` byte other than 0 or 1, a null length other than -1, a null
 /// marker other than -1 or 1, tagged fields out of ascending order, a known tagged field at its
 /// default value, ...). Such input is valid and is read as Kafka reads it; the flag only tells
-/// [`Array`] that its validated bytes are not what encoding its values would write, so they
+/// [`Array`](crate::Array) that its validated bytes are not what encoding its values would write, so they
 /// must not be copied out as they are.
 pub struct Cursor<'a> {
-    rest: &'a [u8],
+    pub(crate) rest: &'a [u8],
     odd: bool,
     /// The bytes were validated by an earlier parse (an array being iterated): arrays nested
     /// in what is read are stepped over rather than read element by element.
-    validated: bool,
+    pub(crate) validated: bool,
 }
 
 impl<'a> Cursor<'a> {
@@ -144,7 +145,7 @@ impl<'a> Src<'a> for Cursor<'a> {
 
 #[cold]
 #[inline(never)]
-fn eof(c: &[u8], need: usize, f: &'static str) -> DecodeError {
+pub(crate) fn eof(c: &[u8], need: usize, f: &'static str) -> DecodeError {
     DecodeError::at(
         K::UnexpectedEof {
             needed: need.saturating_sub(c.len()),
@@ -161,7 +162,7 @@ pub(crate) fn err(c: &[u8], kind: K, f: &'static str) -> DecodeError {
 }
 
 #[inline(always)]
-fn chunk<'a, const N: usize>(c: Cur<'a, '_>, f: &'static str) -> Result<[u8; N], DecodeError> {
+pub(crate) fn chunk<'a, const N: usize>(c: Cur<'a, '_>, f: &'static str) -> Result<[u8; N], DecodeError> {
     match c.split_first_chunk::<N>() {
         Some((h, t)) => {
             *c = t;
@@ -255,7 +256,7 @@ pub(crate) fn short(c: &[u8], f: &'static str) -> DecodeError {
 }
 
 #[inline(always)]
-fn sub<const N: usize, const L: usize>(r: &[u8; N], off: usize) -> [u8; L] {
+pub(crate) fn sub<const N: usize, const L: usize>(r: &[u8; N], off: usize) -> [u8; L] {
     let mut a = [0u8; L];
     if let Some(s) = r.get(off..off + L) {
         a.copy_from_slice(s);
@@ -309,7 +310,7 @@ pub(crate) fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32,
 /// a cursor passed by reference to a function that is not inlined lives in memory in the
 /// caller, and every field read would then store it back.
 #[inline(never)]
-fn uvarint_slow(start: &[u8], f: &'static str) -> Result<(u32, usize, bool), DecodeError> {
+pub(crate) fn uvarint_slow(start: &[u8], f: &'static str) -> Result<(u32, usize, bool), DecodeError> {
     let mut value: u32 = 0;
     for (i, &b) in start.iter().take(5).enumerate() {
         value |= u32::from(b & 0x7f).wrapping_shl(7 * i as u32);
@@ -354,7 +355,12 @@ pub(crate) fn varlong(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeErro
 /// A length prefix: `int16`/`int32` (classic) or unsigned varint minus one (compact).
 /// Negative means null.
 #[inline(always)]
-fn len_prefix<'a, C: Src<'a>>(c: &mut C, compact: bool, short: bool, f: &'static str) -> Result<i64, DecodeError> {
+pub(crate) fn len_prefix<'a, C: Src<'a>>(
+    c: &mut C,
+    compact: bool,
+    short: bool,
+    f: &'static str,
+) -> Result<i64, DecodeError> {
     if compact {
         // Java reads the varint as a signed 32-bit int and subtracts one.
         Ok(i64::from((uvarint(c, f)? as i32).wrapping_sub(1)))
@@ -367,7 +373,7 @@ fn len_prefix<'a, C: Src<'a>>(c: &mut C, compact: bool, short: bool, f: &'static
 
 /// A null length: notes one other than -1 (the encoder's) as non-canonical.
 #[inline(always)]
-fn null_len<'a, C: Src<'a>>(c: &mut C, len: i64) {
+pub(crate) fn null_len<'a, C: Src<'a>>(c: &mut C, len: i64) {
     if len != -1 {
         c.odd();
     }
@@ -376,7 +382,7 @@ fn null_len<'a, C: Src<'a>>(c: &mut C, len: i64) {
 /// The common case of a compact length prefix: one byte holding a non-null length below 127.
 /// Returns the length, having consumed the byte; `None` leaves the cursor for the general path.
 #[inline(always)]
-fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
+pub(crate) fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
     match c.split_first() {
         Some((&b, t)) if b.wrapping_sub(1) < 0x7f => {
             *c = t;
@@ -387,7 +393,7 @@ fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
 }
 
 #[inline(always)]
-fn utf8<'a>(c: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a str, DecodeError> {
+pub(crate) fn utf8<'a>(c: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a str, DecodeError> {
     // `from_utf8` has its own word-at-a-time ASCII fast path; a second pre-scan here would only
     // add work, since safe code cannot skip the validation it does.
     core::str::from_utf8(bytes).map_err(|_| err(c, K::InvalidUtf8, f))
@@ -471,137 +477,6 @@ pub(crate) fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -
     }
 }
 
-/// The element count of an array that may be null at this version, checked against the bytes
-/// that remain (every element takes at least one byte); a null array returns `$null` from the
-/// calling function. A macro rather than a function: a function returning
-/// `Result<Option<usize>, _>` costs the parse measurably more, even inlined.
-macro_rules! array_count {
-    ($c:expr, $compact:expr, $nullable:expr, $f:expr, $null:expr) => {{
-        let at: &[u8] = $c.rest();
-        match if $compact { small_compact_len($c) } else { None } {
-            // One byte: a non-null count below 127.
-            Some(n) if n <= $c.len() => n,
-            Some(n) => return Err(err(at, K::LengthExceedsInput { length: n as i64 }, $f)),
-            None => {
-                let len = len_prefix($c, $compact, false, $f)?;
-                if len < 0 {
-                    null_len($c, len);
-                    return if $nullable {
-                        $null
-                    } else {
-                        Err(err(at, K::NullNotAllowed, $f))
-                    };
-                }
-                if len > $c.len() as i64 {
-                    return Err(err(at, K::LengthExceedsInput { length: len }, $f));
-                }
-                if len > MAX_ELEMENTS {
-                    return Err(too_many_elements(at, len, $f));
-                }
-                len as usize
-            }
-        }
-    }};
-}
-
-/// [`array_count!`] for the visitor: `None` is a null array.
-#[inline(always)]
-pub(crate) fn array_count(
-    c: &mut Cursor<'_>,
-    compact: bool,
-    nullable: bool,
-    f: &'static str,
-) -> Result<Option<usize>, DecodeError> {
-    Ok(Some(array_count!(c, compact, nullable, f, Ok(None))))
-}
-
-/// An array that may be null at this version. Every element is validated now, so iterating the
-/// result later cannot fail.
-#[inline(always)]
-pub(crate) fn opt_array<'a, T: Elem<'a>>(
-    c: &mut Cursor<'a>,
-    compact: bool,
-    nullable: bool,
-    version: i16,
-    f: &'static str,
-) -> Result<Option<Array<'a, T>>, DecodeError> {
-    let n = array_count!(c, compact, nullable, f, Ok(None));
-    let start: &'a [u8] = c.rest();
-    if let Some(w) = T::WIDTH {
-        // Fixed-width elements: one bounds check for the whole array.
-        let bytes = take(c, n.saturating_mul(w), f)?;
-        if !T::COPY_WIRE && bytes.iter().any(|&b| b > 1) {
-            // `[]bool` with bytes other than 0 and 1.
-            c.odd();
-        }
-        return Ok(Some(Array::wire(bytes, n as u32, version, compact, T::COPY_WIRE)));
-    }
-    let outer = c.take_odd();
-    if c.validated {
-        // Validated bytes: find the end only; the elements are read when they are iterated.
-        // Nothing here is checked again, so the array is canonical only if the bytes were.
-        c.restore_odd(outer);
-        if skip_elems::<T>(c, n, version, compact).is_none() {
-            return Err(short(c, f));
-        }
-    } else {
-        let mut l = c.fork();
-        for _ in 0..n {
-            T::check_elem(&mut l, version, compact, f)?;
-        }
-        c.join(l);
-    }
-    let canonical = !c.is_odd();
-    c.restore_odd(outer);
-    // Not `&start[..used]`: the cursor only moves forward within `start`, so the split always
-    // succeeds, but the optimiser cannot see that and indexing would leave a panic path behind.
-    let used = start.len().wrapping_sub(c.len());
-    let (bytes, _) = start.split_at_checked(used).unwrap_or((start, &[]));
-    Ok(Some(Array::wire(bytes, n as u32, version, compact, canonical)))
-}
-
-/// Validates an array (null or not) as [`opt_array`] does, building nothing: the arrays
-/// nested in an element that [`crate::codec::Struct::check`] validates.
-#[inline(always)]
-pub(crate) fn check_array<'a, T: Elem<'a>>(
-    c: &mut Cursor<'a>,
-    compact: bool,
-    nullable: bool,
-    version: i16,
-    f: &'static str,
-) -> Result<(), DecodeError> {
-    let n = array_count!(c, compact, nullable, f, Ok(()));
-    // The same fixed-width branch as `opt_array`'s, written out: a shared helper costs the parse
-    // more instructions, even `#[inline(always)]`.
-    if let Some(w) = T::WIDTH {
-        let bytes = take(c, n.saturating_mul(w), f)?;
-        if !T::COPY_WIRE && bytes.iter().any(|&b| b > 1) {
-            c.odd();
-        }
-        return Ok(());
-    }
-    let mut l = c.fork();
-    for _ in 0..n {
-        T::check_elem(&mut l, version, compact, f)?;
-    }
-    c.join(l);
-    Ok(())
-}
-
-/// An array that is never null.
-#[inline(always)]
-pub(crate) fn array<'a, T: Elem<'a>>(
-    c: &mut Cursor<'a>,
-    compact: bool,
-    version: i16,
-    f: &'static str,
-) -> Result<Array<'a, T>, DecodeError> {
-    match opt_array(c, compact, false, version, f)? {
-        Some(a) => Ok(a),
-        None => Err(err(c, K::NullNotAllowed, f)),
-    }
-}
-
 /// The marker byte before an untagged nullable struct: negative means null.
 #[inline(always)]
 pub(crate) fn struct_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
@@ -630,13 +505,13 @@ pub(crate) const MAX_TAGGED_FIELDS: u32 = 10_000;
 
 #[cold]
 #[inline(never)]
-fn too_many_elements(at: &[u8], count: i64, f: &'static str) -> DecodeError {
+pub(crate) fn too_many_elements(at: &[u8], count: i64, f: &'static str) -> DecodeError {
     err(at, K::TooManyElements { count }, f)
 }
 
 #[cold]
 #[inline(never)]
-fn too_many_tagged_fields(at: &[u8], count: u32, f: &'static str) -> DecodeError {
+pub(crate) fn too_many_tagged_fields(at: &[u8], count: u32, f: &'static str) -> DecodeError {
     err(at, K::TooManyTaggedFields { count }, f)
 }
 
@@ -708,22 +583,6 @@ pub(crate) fn check_tag_size(c: &[u8], before: usize, size: u32, tag: u32, f: &'
     }
 }
 
-/// A nullable struct inside a tagged field: Kafka marks its presence with an unsigned varint
-/// (greater than zero, read as a 32-bit int, is present; otherwise null), not the int8 marker of
-/// untagged nullable structs.
-#[inline(always)]
-pub(crate) fn opt_struct_tagged<'a, T: crate::codec::Struct<'a>>(
-    c: &mut Cursor<'a>,
-    nullable: bool,
-    version: i16,
-    f: &'static str,
-) -> Result<Option<T>, DecodeError> {
-    if !tagged_present(c, nullable, f)? {
-        return Ok(None);
-    }
-    T::read(c, version).map(Some)
-}
-
 /// The presence marker of a struct inside a tagged field, where it is `nullable`: an unsigned
 /// varint, present when above zero as a 32-bit int.
 #[inline(always)]
@@ -754,53 +613,6 @@ pub(crate) fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u3
     Ok((n, c.rest()))
 }
 
-/// Builds the view of the unknown tagged fields of one struct, once its section is read.
-/// `section` is where the section's fields began and `c` where they end; `known` has a bit for
-/// each tag the struct knows, which iteration skips.
-#[inline(always)]
-pub(crate) fn unknown_tags<'a>(section: &'a [u8], c: &[u8], n: u32, unknown: u32, known: u64) -> TaggedFields<'a> {
-    if unknown == 0 {
-        return TaggedFields::EMPTY;
-    }
-    let used = section.len() - c.len();
-    TaggedFields::wire(section.get(..used).unwrap_or(&[]), n, known, unknown)
-}
-
-/// Reads a whole tagged-field section of a struct that knows no tags.
-#[inline(always)]
-pub(crate) fn unknown_tags_only<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<TaggedFields<'a>, DecodeError> {
-    let (n, section) = tag_section(c, f)?;
-    if n == 0 {
-        return Ok(TaggedFields::EMPTY);
-    }
-    let mut next = 0u64;
-    for _ in 0..n {
-        let (_, size) = next_tag(c, &mut next, f)?;
-        skip_tag(c, size, f)?;
-    }
-    Ok(unknown_tags(section, c, n, n, 0))
-}
-
-/// Validates the tagged-field section of a struct that knows no tags, keeping nothing: an empty
-/// section inline, any other out of line (with the bytes by value, so that the caller's cursor
-/// can stay in registers).
-#[inline(always)]
-pub(crate) fn check_tags(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
-    if let Some((0, t)) = c.rest.split_first() {
-        c.rest = t;
-        return Ok(());
-    }
-    let mut l = Cursor::new(c.rest);
-    check_tags_slow(&mut l, f)?;
-    c.join_at(l);
-    Ok(())
-}
-
-#[inline(never)]
-fn check_tags_slow(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
-    unknown_tags_only(c, f).map(|_| ())
-}
-
 /// The error for a known tag sent at a version that does not have it.
 #[cold]
 #[inline(never)]
@@ -808,43 +620,10 @@ pub(crate) fn tag_not_in_version(c: &[u8], tag: u32, f: &'static str) -> DecodeE
     err(c, K::TagNotInVersion { tag }, f)
 }
 
-/// A struct that may be null at this version: a marker byte (negative is null) comes first,
-/// at nullable versions only.
-#[inline(always)]
-pub(crate) fn opt_struct<'a, T: crate::codec::Struct<'a>>(
-    c: &mut Cursor<'a>,
-    nullable: bool,
-    version: i16,
-    f: &'static str,
-) -> Result<Option<T>, DecodeError> {
-    if !present(c, nullable, f)? {
-        return Ok(None);
-    }
-    T::read(c, version).map(Some)
-}
-
-/// Reads one raw tagged field from validated bytes; used by [`TaggedFields`] iteration.
-pub(crate) fn raw_tag<'a>(c: Cur<'a, '_>) -> Option<RawTaggedField<'a>> {
-    let (tag, size) = tag_header(c, "").ok()?;
-    let data = take(c, size as usize, "").ok()?;
-    Some(RawTaggedField { tag, data })
-}
-
 // ---- Stepping over validated bytes -------------------------------------------------------------
 // The generated `skip` functions use these to step over an element of an array that a parse has
 // already validated. They check bounds (never panic) but build no errors: `None` means the bytes
 // were not what the caller promised, and `opt_array` reports it as an error there.
-
-/// Steps over `n` elements. Out of line and cold: `opt_array` is inlined into every generated
-/// reader, and the parse itself never takes this path.
-#[cold]
-#[inline(never)]
-fn skip_elems<'a, T: Elem<'a>>(c: &mut Cursor<'a>, n: usize, version: i16, compact: bool) -> Option<()> {
-    for _ in 0..n {
-        T::skip_elem(c, version, compact)?;
-    }
-    Some(())
-}
 
 /// Steps over `n` bytes.
 #[inline(always)]
@@ -855,7 +634,7 @@ pub(crate) fn skip(c: &mut Cursor<'_>, n: usize) -> Option<()> {
 
 /// An unsigned varint; the one-byte case inline.
 #[inline(always)]
-fn skip_uvarint(c: &mut Cursor<'_>) -> Option<u32> {
+pub(crate) fn skip_uvarint(c: &mut Cursor<'_>) -> Option<u32> {
     match c.rest.split_first() {
         Some((&b, t)) if b < 0x80 => {
             c.rest = t;
@@ -867,7 +646,7 @@ fn skip_uvarint(c: &mut Cursor<'_>) -> Option<u32> {
 
 /// Reads a length or count prefix (`short`: a classic `int16` one); negative is null.
 #[inline(always)]
-fn skip_prefix(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<i64> {
+pub(crate) fn skip_prefix(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<i64> {
     Some(if compact {
         i64::from((skip_uvarint(c)? as i32).wrapping_sub(1))
     } else if short {
@@ -879,7 +658,7 @@ fn skip_prefix(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<i64> {
 
 /// Steps over a length-prefixed value (`short`: a classic `int16` prefix); negative is null.
 #[inline(always)]
-fn skip_len(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<()> {
+pub(crate) fn skip_len(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<()> {
     let len = skip_prefix(c, compact, short)?;
     if len > 0 {
         skip(c, usize::try_from(len).ok()?)?;
@@ -899,40 +678,6 @@ pub(crate) fn skip_bytes(c: &mut Cursor<'_>, compact: bool) -> Option<()> {
     skip_len(c, compact, false)
 }
 
-/// Steps over an array, null or not: fixed-width elements in one step, others one by one.
-#[inline(always)]
-pub(crate) fn skip_array<'a, T: Elem<'a>>(c: &mut Cursor<'a>, compact: bool, version: i16) -> Option<()> {
-    let len = skip_prefix(c, compact, false)?;
-    if len <= 0 {
-        return Some(());
-    }
-    if len > c.len() as i64 {
-        return None;
-    }
-    match T::WIDTH {
-        Some(w) => skip(c, (len as usize).saturating_mul(w)),
-        None => {
-            for _ in 0..len {
-                T::skip_elem(c, version, compact)?;
-            }
-            Some(())
-        }
-    }
-}
-
-/// Steps over a struct that may be null at this version (`nullable`).
-#[inline(always)]
-pub(crate) fn skip_opt_struct<'a, T: crate::codec::Struct<'a>>(
-    c: &mut Cursor<'a>,
-    nullable: bool,
-    version: i16,
-) -> Option<()> {
-    if nullable && i8(c, "").ok()? < 0 {
-        return Some(());
-    }
-    T::skip(c, version)
-}
-
 /// Steps over a tagged-field section, known and unknown fields alike; an empty one inline.
 #[inline(always)]
 pub(crate) fn skip_tags(c: &mut Cursor<'_>) -> Option<()> {
@@ -944,7 +689,7 @@ pub(crate) fn skip_tags(c: &mut Cursor<'_>) -> Option<()> {
 }
 
 #[inline(never)]
-fn skip_tag_fields(c: &mut Cursor<'_>) -> Option<()> {
+pub(crate) fn skip_tag_fields(c: &mut Cursor<'_>) -> Option<()> {
     let n = skip_uvarint(c)? as i32;
     for _ in 0..n {
         skip_uvarint(c)?;

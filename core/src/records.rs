@@ -78,6 +78,10 @@
 //! assert_eq!(first.headers.iter().next().unwrap().key_str(), Some("trace"));
 //! assert!(batches.next().is_none());
 //! ```
+//!
+//! Record batches sit beside frames: `batch`, `record`, `legacy` and `builder` use only `error` and
+//! the wire primitives; `control` (control and metadata records) uses the generated messages and
+//! `frame` on top of them.
 
 mod batch;
 mod builder;

@@ -1,6 +1,8 @@
 //! The schema facts of every generated struct, as static data: what a generic walker (JSON
 //! conversion, fuzzers, tooling) needs to interpret the wire format of any message without
 //! knowing its type at compile time. Version sets are bit masks: bit `v` is version `v`.
+//!
+//! Layer 3: plain data; uses nothing else in the crate.
 
 /// The wire type of a field (of its elements, for arrays).
 #[derive(Clone, Copy, Debug)]

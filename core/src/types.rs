@@ -4,6 +4,8 @@
 //! encode. Arrays and unknown tagged fields therefore come in two shapes behind one type:
 //! bytes already validated by a parse (iterated lazily, without re-checking lengths), or a
 //! slice of values the caller built.
+//!
+//! Layer 4: uses `error`, the wire primitives (`read`, `write`) and `visit`.
 
 use core::fmt;
 
@@ -526,7 +528,7 @@ impl<'a> Iterator for TaggedIter<'a> {
             TIterRepr::Wire { rest, n, known, left } => {
                 while *left > 0 && *n > 0 {
                     *n -= 1;
-                    let t = read::raw_tag(rest)?;
+                    let t = raw_tag(rest)?;
                     if t.tag < 64 && *known & (1u64 << t.tag) != 0 {
                         continue;
                     }
@@ -548,3 +550,10 @@ impl<'a> Iterator for TaggedIter<'a> {
 }
 
 impl ExactSizeIterator for TaggedIter<'_> {}
+
+/// Reads one raw tagged field from validated bytes; used by [`TaggedFields`] iteration.
+pub(crate) fn raw_tag<'a>(c: read::Cur<'a, '_>) -> Option<RawTaggedField<'a>> {
+    let (tag, size) = read::tag_header(c, "").ok()?;
+    let data = read::take(c, size as usize, "").ok()?;
+    Some(RawTaggedField { tag, data })
+}

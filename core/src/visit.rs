@@ -54,12 +54,9 @@
 //! assert!(AlterPartitionRequest::visit(&buf[..n - 1], 3, &mut total).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-
-use crate::codec::Struct;
-use crate::error::DecodeError;
-use crate::read::{self, Cursor};
-use crate::types::Elem;
-use core::ops::DerefMut;
+//!
+//! Layer 3: the visitor trait; uses nothing else in the crate (the compound visits are in
+//! `compound`).
 
 /// A field's number within its message (see the module docs).
 pub type FieldId = u16;
@@ -123,108 +120,4 @@ pub trait Visitor<'a> {
     /// of the struct it is in.
     #[inline(always)]
     fn unknown_tag(&mut self, f: FieldId, tag: u32, data: &'a [u8]) {}
-}
-
-/// An array field, null or not; elements are visited as they are read.
-#[inline(always)]
-pub(crate) fn array<'a, T: Elem<'a>, V: Visitor<'a> + ?Sized>(
-    c: &mut Cursor<'a>,
-    compact: bool,
-    nullable: bool,
-    version: i16,
-    id: FieldId,
-    vis: &mut V,
-    f: &'static str,
-) -> Result<(), DecodeError> {
-    let Some(n) = read::array_count(c, compact, nullable, f)? else {
-        vis.null(id);
-        return Ok(());
-    };
-    vis.begin_array(id, n as u32);
-    if let Some(w) = T::WIDTH {
-        // Fixed width: one bounds check for the whole array, then each element in place.
-        let bytes = read::take(c, n.saturating_mul(w), f)?;
-        let mut e = Cursor::new(bytes);
-        for _ in 0..n {
-            T::visit_elem(&mut e, version, compact, id, vis, f)?;
-        }
-    } else {
-        // On a local copy of the cursor, which the optimiser can keep in registers.
-        let mut l = c.fork();
-        for _ in 0..n {
-            T::visit_elem(&mut l, version, compact, id, vis, f)?;
-        }
-        c.join(l);
-    }
-    vis.end_array(id);
-    Ok(())
-}
-
-/// A struct field (`present` is false for a null one).
-#[inline(always)]
-pub(crate) fn struct_field<'a, T: Struct<'a>, V: Visitor<'a> + ?Sized>(
-    c: &mut Cursor<'a>,
-    present: bool,
-    version: i16,
-    id: FieldId,
-    vis: &mut V,
-) -> Result<(), DecodeError> {
-    if !present {
-        vis.null(id);
-        return Ok(());
-    }
-    vis.begin_struct(id);
-    T::visit_fields(c, version, vis)?;
-    vis.end_struct(id);
-    Ok(())
-}
-
-/// The tagged-field section of a struct that knows no tags.
-#[inline(always)]
-pub(crate) fn tags_only<'a, V: Visitor<'a> + ?Sized>(
-    c: &mut Cursor<'a>,
-    id: FieldId,
-    vis: &mut V,
-    f: &'static str,
-) -> Result<(), DecodeError> {
-    if let Some((0, t)) = c.rest().split_first() {
-        *c.deref_mut() = t;
-        return Ok(());
-    }
-    // Out of line, on a cursor of its own: the caller's stays in registers.
-    let mut l = Cursor::new(c.rest());
-    tags_slow(&mut l, id, vis, f)?;
-    c.join_at(l);
-    Ok(())
-}
-
-#[inline(never)]
-fn tags_slow<'a, V: Visitor<'a> + ?Sized>(
-    c: &mut Cursor<'a>,
-    id: FieldId,
-    vis: &mut V,
-    f: &'static str,
-) -> Result<(), DecodeError> {
-    let n = read::tag_count(c, f)?;
-    let mut next = 0u64;
-    for _ in 0..n {
-        let (tag, size) = read::next_tag(c, &mut next, f)?;
-        unknown_tag(c, tag, size, id, vis, f)?;
-    }
-    Ok(())
-}
-
-/// An unknown tagged field's payload, handed to the visitor.
-#[inline(always)]
-pub(crate) fn unknown_tag<'a, V: Visitor<'a> + ?Sized>(
-    c: &mut Cursor<'a>,
-    tag: u32,
-    size: u32,
-    id: FieldId,
-    vis: &mut V,
-    f: &'static str,
-) -> Result<(), DecodeError> {
-    let data = read::skip_tag(c, size, f)?;
-    vis.unknown_tag(id, tag, data);
-    Ok(())
 }

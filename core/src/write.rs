@@ -8,10 +8,10 @@
 //! as the size pass, so an encode into a caller's slice needs no size pass first
 //! (`encode_to_slice`). Encoding into a [`Sink`] still sizes first and asks for exactly that
 //! many bytes, so a short sink is an error before any byte is written.
+//!
+//! Layer 2, wire primitives: uses `error` only.
 
-use crate::codec::Struct;
 use crate::error::{EncodeError, EncodeErrorKind as K};
-use crate::types::{Array, Elem, RawTaggedField};
 
 /// Where encoded bytes go: anything that can hand out `len` writable bytes at its end.
 ///
@@ -162,7 +162,7 @@ impl<'b> Writer<'b> {
     }
 
     #[inline(always)]
-    fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) {
+    pub(crate) fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) {
         if let Some(dst) = self.run::<N>(f) {
             *dst = a;
         }
@@ -339,165 +339,6 @@ impl<'b> Writer<'b> {
             Some(b) => self.bytes(b, compact, f),
             None => self.null_len(compact, nullable, f),
         }
-    }
-}
-
-impl Writer<'_> {
-    /// An array.
-    #[inline]
-    pub(crate) fn array<'a, T: Elem<'a>>(&mut self, a: &Array<'a, T>, compact: bool, v: i16, f: &'static str) {
-        a.write(self, v, compact, f)
-    }
-
-    /// A nullable array.
-    #[inline]
-    pub(crate) fn opt_array<'a, T: Elem<'a>>(
-        &mut self,
-        a: &Option<Array<'a, T>>,
-        compact: bool,
-        nullable: bool,
-        v: i16,
-        f: &'static str,
-    ) {
-        match a {
-            Some(a) => a.write(self, v, compact, f),
-            None => self.null_len(compact, nullable, f),
-        }
-    }
-
-    /// A nullable struct: the marker byte at nullable versions, then the struct.
-    #[inline]
-    pub(crate) fn opt_struct<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
-        match s {
-            Some(s) => {
-                if nullable {
-                    self.i8(1, f);
-                }
-                s.write(self, v)
-            }
-            None if !nullable => self.fail(null_not_allowed(f)),
-            None => self.i8(-1, f),
-        }
-    }
-
-    /// A nullable struct inside a tagged field: an unsigned varint marker (1 present, 0 null).
-    #[inline]
-    pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(
-        &mut self,
-        s: &Option<T>,
-        nullable: bool,
-        v: i16,
-        f: &'static str,
-    ) {
-        match s {
-            Some(s) => {
-                if nullable {
-                    self.uvarint(1, f);
-                }
-                s.write(self, v)
-            }
-            None if !nullable => self.fail(null_not_allowed(f)),
-            None => self.uvarint(0, f),
-        }
-    }
-
-    /// Writes every unknown tagged field left in `it`.
-    #[inline]
-    pub(crate) fn unknown_tags_rest<'t, I: Iterator<Item = RawTaggedField<'t>>>(
-        &mut self,
-        it: &mut core::iter::Peekable<I>,
-    ) {
-        for r in it {
-            self.raw_tag(r.tag, r.data);
-        }
-    }
-
-    /// The tagged-field section of a struct that knows no tags.
-    #[inline(always)]
-    pub(crate) fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
-        if n == 0 {
-            return self.arr([0], "_tagged_fields");
-        }
-        self.unknown_tags_some(n, tags)
-    }
-
-    #[inline(never)]
-    fn unknown_tags_some<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
-        self.uvarint(n as u32, "_tagged_fields");
-        for r in tags {
-            self.raw_tag(r.tag, r.data);
-        }
-    }
-
-    /// Writes the unknown tagged fields whose tag is below `next`.
-    #[inline]
-    pub(crate) fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(
-        &mut self,
-        it: &mut core::iter::Peekable<I>,
-        next: u32,
-    ) {
-        while let Some(r) = it.next_if(|r| r.tag < next) {
-            self.raw_tag(r.tag, r.data);
-        }
-    }
-
-    /// The error where unknown tagged fields are set at a version without tagged fields.
-    #[inline(always)]
-    pub(crate) fn no_tags(&mut self, n: usize, f: &'static str) {
-        if n != 0 {
-            self.fail(tags_not_in_version(f));
-        }
-    }
-
-    fn raw_tag(&mut self, tag: u32, data: &[u8]) {
-        if data.len() > i32::MAX as usize {
-            return self.fail(EncodeError::new(K::TooLong { length: data.len() }, "_tagged_fields"));
-        }
-        self.uvarint(tag, "_tagged_fields");
-        self.uvarint(data.len() as u32, "_tagged_fields");
-        self.put(data, "_tagged_fields")
-    }
-}
-
-/// Size of an array.
-#[inline]
-pub(crate) fn array_size<'a, T: Elem<'a>>(
-    a: &Array<'a, T>,
-    compact: bool,
-    v: i16,
-    f: &'static str,
-) -> Result<usize, EncodeError> {
-    a.size(v, compact, f)
-}
-
-/// Size of a nullable array.
-#[inline]
-pub(crate) fn opt_array_size<'a, T: Elem<'a>>(
-    a: &Option<Array<'a, T>>,
-    compact: bool,
-    nullable: bool,
-    v: i16,
-    f: &'static str,
-) -> Result<usize, EncodeError> {
-    match a {
-        Some(a) => a.size(v, compact, f),
-        None if !nullable => Err(null_not_allowed(f)),
-        None => Ok(if compact { 1 } else { 4 }),
-    }
-}
-
-/// Size of a nullable struct.
-#[inline]
-pub(crate) fn opt_struct_size<'a, T: Struct<'a>>(
-    s: &Option<T>,
-    nullable: bool,
-    v: i16,
-    f: &'static str,
-) -> Result<usize, EncodeError> {
-    match s {
-        Some(s) => Ok(usize::from(nullable) + s.size(v)?),
-        None if !nullable => Err(null_not_allowed(f)),
-        None => Ok(1),
     }
 }
 

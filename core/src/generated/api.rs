@@ -222,6 +222,13 @@ impl core::fmt::Display for ApiKey {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ApiKey {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "{=str}", self.name());
+    }
+}
+
 impl ApiKey {
     /// Every key, in numeric order.
     pub const ALL: &'static [ApiKey] = &[
@@ -4547,6 +4554,13 @@ impl core::fmt::Display for MetadataRecordType {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for MetadataRecordType {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "{=str}", self.name());
+    }
+}
+
 impl MetadataRecordType {
     /// Every key, in numeric order.
     pub const ALL: &'static [MetadataRecordType] = &[
@@ -5153,6 +5167,13 @@ impl TryFrom<i16> for GroupCoordinatorRecordType {
 impl core::fmt::Display for GroupCoordinatorRecordType {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for GroupCoordinatorRecordType {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "{=str}", self.name());
     }
 }
 
@@ -6193,6 +6214,13 @@ impl core::fmt::Display for ShareCoordinatorRecordType {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareCoordinatorRecordType {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "{=str}", self.name());
+    }
+}
+
 impl ShareCoordinatorRecordType {
     /// Every key, in numeric order.
     pub const ALL: &'static [ShareCoordinatorRecordType] = &[
@@ -6424,6 +6452,13 @@ impl TryFrom<i16> for TransactionCoordinatorRecordType {
 impl core::fmt::Display for TransactionCoordinatorRecordType {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TransactionCoordinatorRecordType {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "{=str}", self.name());
     }
 }
 

@@ -1,7 +1,7 @@
 //! Control records (transaction markers, raft control records) and KRaft metadata records
 //! inside batches.
 
-use super::record::{Record, RecordIter};
+use super::record::{Record, RecordIter, Records};
 use crate::codec::Message;
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::frame::FramedMetadataRecord;
@@ -280,5 +280,56 @@ impl<'a> Iterator for MetadataRecords<'a> {
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.it.size_hint()
+    }
+}
+
+impl<'a> Records<'a> {
+    /// Decodes every record as a control record (a control batch's), all at once; the
+    /// iterator then cannot fail. The first record that does not decode is the error.
+    pub fn control(&self) -> Result<ControlRecords<'a>, DecodeError> {
+        for r in self.iter() {
+            r.control()?;
+        }
+        Ok(ControlRecords::new(self.iter()))
+    }
+    /// Decodes every record's value as a framed KRaft metadata record (a `__cluster_metadata`
+    /// data batch's), all at once; the iterator then cannot fail.
+    pub fn metadata(&self) -> Result<MetadataRecords<'a>, DecodeError> {
+        for r in self.iter() {
+            r.metadata()?;
+        }
+        Ok(MetadataRecords::new(self.iter()))
+    }
+}
+
+impl<'a> Record<'a> {
+    /// Decodes this record as a control record: the key's `int16` version and `int16` type, then
+    /// the value. Error offsets are from the start of the input, like [`Record::position`].
+    pub fn control(&self) -> Result<ControlRecord<'a>, DecodeError> {
+        parse_control_record(self.key, self.value).map_err(|e| e.shifted(self.key_at_for(e.field())))
+    }
+    /// Decodes this record's value as a framed KRaft metadata record. A null value is
+    /// [`DecodeErrorKind::NullNotAllowed`](crate::DecodeErrorKind).
+    pub fn metadata(&self) -> Result<FramedMetadataRecord<'a>, DecodeError> {
+        let Some(v) = self.value else {
+            return Err(DecodeError::new_at(
+                K::NullNotAllowed,
+                self.value_at,
+                "MetadataRecordFrame",
+                -1,
+                "records[].value",
+            ));
+        };
+        crate::frame::parse_metadata_record(v).map_err(|e| e.shifted(self.value_at))
+    }
+
+    /// Where a control-record error's offset is counted from: the key for key fields, the value
+    /// for the rest.
+    fn key_at_for(&self, field: &str) -> usize {
+        if field.starts_with("key") {
+            self.key_at
+        } else {
+            self.value_at
+        }
     }
 }

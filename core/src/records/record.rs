@@ -1,9 +1,9 @@
 //! Records inside an uncompressed (or decompressed) magic 2 batch, and their headers.
+//!
+//! Below `control`, which adds the decoding of control and metadata records to these types.
 
-use super::control::{self, ControlRecord, ControlRecords, MetadataRecords};
 use super::MIN_RECORD_SIZE;
 use crate::error::{DecodeError, DecodeErrorKind as K};
-use crate::frame::FramedMetadataRecord;
 use crate::read;
 
 /// The validated records of one batch: iterate them with [`Records::iter`], which cannot fail.
@@ -69,22 +69,6 @@ impl<'a> Records<'a> {
             pos: self.base,
         }
     }
-    /// Decodes every record as a control record (a control batch's), all at once; the
-    /// iterator then cannot fail. The first record that does not decode is the error.
-    pub fn control(&self) -> Result<ControlRecords<'a>, DecodeError> {
-        for r in self.iter() {
-            r.control()?;
-        }
-        Ok(ControlRecords::new(self.iter()))
-    }
-    /// Decodes every record's value as a framed KRaft metadata record (a `__cluster_metadata`
-    /// data batch's), all at once; the iterator then cannot fail.
-    pub fn metadata(&self) -> Result<MetadataRecords<'a>, DecodeError> {
-        for r in self.iter() {
-            r.metadata()?;
-        }
-        Ok(MetadataRecords::new(self.iter()))
-    }
 }
 
 impl<'a> IntoIterator for Records<'a> {
@@ -131,8 +115,8 @@ pub struct Record<'a> {
     pub headers: Headers<'a>,
     /// Byte offset of the record (its length varint) in the input it was read from.
     pub position: usize,
-    key_at: usize,
-    value_at: usize,
+    pub(super) key_at: usize,
+    pub(super) value_at: usize,
     bytes: &'a [u8],
 }
 
@@ -140,35 +124,6 @@ impl<'a> Record<'a> {
     /// The record's bytes, from its length varint to its end.
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes
-    }
-    /// Decodes this record as a control record: the key's `int16` version and `int16` type, then
-    /// the value. Error offsets are from the start of the input, like [`Record::position`].
-    pub fn control(&self) -> Result<ControlRecord<'a>, DecodeError> {
-        control::parse_control_record(self.key, self.value).map_err(|e| e.shifted(self.key_at_for(e.field())))
-    }
-    /// Decodes this record's value as a framed KRaft metadata record. A null value is
-    /// [`DecodeErrorKind::NullNotAllowed`](crate::DecodeErrorKind).
-    pub fn metadata(&self) -> Result<FramedMetadataRecord<'a>, DecodeError> {
-        let Some(v) = self.value else {
-            return Err(DecodeError::new_at(
-                K::NullNotAllowed,
-                self.value_at,
-                "MetadataRecordFrame",
-                -1,
-                "records[].value",
-            ));
-        };
-        crate::frame::parse_metadata_record(v).map_err(|e| e.shifted(self.value_at))
-    }
-
-    /// Where a control-record error's offset is counted from: the key for key fields, the value
-    /// for the rest.
-    fn key_at_for(&self, field: &str) -> usize {
-        if field.starts_with("key") {
-            self.key_at
-        } else {
-            self.value_at
-        }
     }
 }
 

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Checks that core's modules depend on each other one way only.
+
+Reads every module of core/src (a top-level file or folder, and each submodule of `records`),
+collects the modules its code names (`crate::NAME`, `super::NAME` inside `records/`), leaving
+out comments and the crate root (`lib.rs`, which only declares and re-exports), and fails when
+the graph has a cycle, naming it. Prints the modules in an order that respects every edge.
+
+    python3 .ci/layers.py
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "src")
+
+
+def code(text):
+    """The text without comments (line comments, doc comments, block comments)."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return "\n".join(re.sub(r"//.*$", "", line) for line in text.split("\n"))
+
+
+def modules():
+    mods = {}
+    for entry in sorted(os.listdir(ROOT)):
+        path = os.path.join(ROOT, entry)
+        if entry == "lib.rs":
+            continue
+        if entry.endswith(".rs"):
+            name = entry[:-3]
+            files = [path]
+            sub = os.path.join(ROOT, name)
+            if name == "records":
+                for f in sorted(os.listdir(sub)):
+                    mods["records::" + f[:-3]] = [os.path.join(sub, f)]
+            mods[name] = files
+        elif os.path.isdir(path) and entry != "records":
+            files = []
+            for d, _, fs in os.walk(path):
+                files += [os.path.join(d, f) for f in fs if f.endswith(".rs")]
+            mods[entry] = files
+    return mods
+
+
+def root_names(mods):
+    """What the crate root makes visible: `crate::Item` re-exports and the `rt` facade, each
+    mapped to the modules it comes from."""
+    text = code(open(os.path.join(ROOT, "lib.rs"), encoding="utf-8").read())
+    names = {}
+    for src, items in re.findall(r"pub use ([a-z_]+)(?:::[a-z_]+)*::\{?([^;]*?)\}?;", text):
+        for item in re.split(r"[,\s]+", items):
+            item = item.split(" as ")[-1].strip()
+            if item and src in mods:
+                names.setdefault(item, set()).add(src)
+    rt = re.search(r"mod rt \{(.*?)\n\}", text, re.S)
+    if rt:
+        names["rt"] = {m for m in re.findall(r"crate::([a-z_]+)", rt.group(1)) if m in mods}
+    return names
+
+
+def edges(mods):
+    out = {m: set() for m in mods}
+    roots = root_names(mods)
+    for m, files in mods.items():
+        for f in files:
+            text = code(open(f, encoding="utf-8").read())
+            for used in re.findall(r"\bcrate::([A-Za-z_]+)", text):
+                top = m.split("::")[0]
+                if used in mods and used != top:
+                    out[m].add(used)
+                elif used in roots:
+                    out[m] |= {x for x in roots[used] if x != top}
+            if "rt::" in text and m != "rt":
+                out[m] |= {x for x in roots.get("rt", ()) if x != m.split("::")[0]}
+            if m.startswith("records::"):
+                for used in re.findall(r"\bsuper::([a-z_]+)", text):
+                    sub = "records::" + used
+                    if sub in mods and sub != m:
+                        out[m].add(sub)
+                    elif used not in ("super",) and sub not in mods:
+                        out[m].add("records")
+            if m == "records":
+                for used in re.findall(r"\b(?:pub )?(?:use|mod) ([a-z_]+)", text):
+                    if "records::" + used in mods:
+                        out[m].add("records::" + used)
+    # `rt` is the generated code's view of the runtime, declared in lib.rs: generated -> runtime.
+    return out
+
+
+def find_cycle(g):
+    state, stack = {}, []
+
+    def visit(n):
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(g[n]):
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if m not in state:
+                c = visit(m)
+                if c:
+                    return c
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(g):
+        if n not in state:
+            c = visit(n)
+            if c:
+                return c
+    return None
+
+
+def order(g):
+    done, out = set(), []
+    while len(out) < len(g):
+        ready = sorted(n for n in g if n not in done and g[n] <= done)
+        out += ready
+        done |= set(ready)
+    return out
+
+
+def main():
+    g = edges(modules())
+    cycle = find_cycle(g)
+    if cycle:
+        print("layers: FAILED, an import cycle: " + " -> ".join(cycle))
+        sys.exit(1)
+    print("layers: core's %d modules depend one way; bottom to top:" % len(g))
+    for n in order(g):
+        print("  %-18s uses %s" % (n, ", ".join(sorted(g[n])) or "-"))
+
+
+if __name__ == "__main__":
+    main()

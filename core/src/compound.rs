@@ -1,0 +1,587 @@
+//! Compound values: arrays, nullable and tagged structs, and tagged-field sections, read,
+//! skipped, visited, sized and written from their elements' [`Elem`] and [`Struct`] functions.
+//! The generated code reaches these through `rt::read`, `rt::write` and `rt::visit`, beside the
+//! wire primitives.
+//!
+//! Layer 5: uses error, the wire primitives (`read`, `write`), `visit`, `types` and `structs`.
+
+use crate::error::{DecodeError, EncodeError};
+use crate::read::Cursor;
+use crate::structs::Struct;
+use crate::types::Elem;
+use crate::visit::{FieldId, Visitor};
+use crate::write::Writer;
+
+/// A generated struct is an array element: its element functions are its struct functions.
+impl<'a, T: Struct<'a>> Elem<'a> for T {
+    #[inline]
+    fn read_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
+        T::read(c, version)
+    }
+    #[inline]
+    fn check_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<(), DecodeError> {
+        T::check(c, version)
+    }
+    #[inline]
+    fn skip_elem(c: &mut Cursor<'a>, version: i16, _: bool) -> Option<()> {
+        T::skip(c, version)
+    }
+    #[inline]
+    fn visit_elem<V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        version: i16,
+        _: bool,
+        id: FieldId,
+        vis: &mut V,
+        _: &'static str,
+    ) -> Result<(), DecodeError> {
+        visit::struct_field::<T, V>(c, true, version, id, vis)
+    }
+    #[inline]
+    fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
+        self.size(version)
+    }
+    #[inline]
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) {
+        self.write(w, version)
+    }
+}
+
+/// Arrays, structs and tag sections read from a cursor.
+pub(crate) mod read {
+    use crate::error::{DecodeError, DecodeErrorKind as K};
+    use crate::read::*;
+    use crate::structs::Struct;
+    use crate::types::{Array, Elem, TaggedFields};
+
+    /// The element count of an array that may be null at this version, checked against the bytes
+    /// that remain (every element takes at least one byte); a null array returns `$null` from the
+    /// calling function. A macro rather than a function: a function returning
+    /// `Result<Option<usize>, _>` costs the parse measurably more, even inlined.
+    macro_rules! array_count {
+        ($c:expr, $compact:expr, $nullable:expr, $f:expr, $null:expr) => {{
+            let at: &[u8] = $c.rest();
+            match if $compact { small_compact_len($c) } else { None } {
+                // One byte: a non-null count below 127.
+                Some(n) if n <= $c.len() => n,
+                Some(n) => return Err(err(at, K::LengthExceedsInput { length: n as i64 }, $f)),
+                None => {
+                    let len = len_prefix($c, $compact, false, $f)?;
+                    if len < 0 {
+                        null_len($c, len);
+                        return if $nullable {
+                            $null
+                        } else {
+                            Err(err(at, K::NullNotAllowed, $f))
+                        };
+                    }
+                    if len > $c.len() as i64 {
+                        return Err(err(at, K::LengthExceedsInput { length: len }, $f));
+                    }
+                    if len > MAX_ELEMENTS {
+                        return Err(too_many_elements(at, len, $f));
+                    }
+                    len as usize
+                }
+            }
+        }};
+    }
+
+    /// [`array_count!`] for the visitor: `None` is a null array.
+    #[inline(always)]
+    pub(crate) fn array_count(
+        c: &mut Cursor<'_>,
+        compact: bool,
+        nullable: bool,
+        f: &'static str,
+    ) -> Result<Option<usize>, DecodeError> {
+        Ok(Some(array_count!(c, compact, nullable, f, Ok(None))))
+    }
+
+    /// An array that may be null at this version. Every element is validated now, so iterating the
+    /// result later cannot fail.
+    #[inline(always)]
+    pub(crate) fn opt_array<'a, T: Elem<'a>>(
+        c: &mut Cursor<'a>,
+        compact: bool,
+        nullable: bool,
+        version: i16,
+        f: &'static str,
+    ) -> Result<Option<Array<'a, T>>, DecodeError> {
+        let n = array_count!(c, compact, nullable, f, Ok(None));
+        let start: &'a [u8] = c.rest();
+        if let Some(w) = T::WIDTH {
+            // Fixed-width elements: one bounds check for the whole array.
+            let bytes = take(c, n.saturating_mul(w), f)?;
+            if !T::COPY_WIRE && bytes.iter().any(|&b| b > 1) {
+                // `[]bool` with bytes other than 0 and 1.
+                c.odd();
+            }
+            return Ok(Some(Array::wire(bytes, n as u32, version, compact, T::COPY_WIRE)));
+        }
+        let outer = c.take_odd();
+        if c.validated {
+            // Validated bytes: find the end only; the elements are read when they are iterated.
+            // Nothing here is checked again, so the array is canonical only if the bytes were.
+            c.restore_odd(outer);
+            if skip_elems::<T>(c, n, version, compact).is_none() {
+                return Err(short(c, f));
+            }
+        } else {
+            let mut l = c.fork();
+            for _ in 0..n {
+                T::check_elem(&mut l, version, compact, f)?;
+            }
+            c.join(l);
+        }
+        let canonical = !c.is_odd();
+        c.restore_odd(outer);
+        // Not `&start[..used]`: the cursor only moves forward within `start`, so the split always
+        // succeeds, but the optimiser cannot see that and indexing would leave a panic path behind.
+        let used = start.len().wrapping_sub(c.len());
+        let (bytes, _) = start.split_at_checked(used).unwrap_or((start, &[]));
+        Ok(Some(Array::wire(bytes, n as u32, version, compact, canonical)))
+    }
+
+    /// Validates an array (null or not) as [`opt_array`] does, building nothing: the arrays
+    /// nested in an element that [`Struct::check`] validates.
+    #[inline(always)]
+    pub(crate) fn check_array<'a, T: Elem<'a>>(
+        c: &mut Cursor<'a>,
+        compact: bool,
+        nullable: bool,
+        version: i16,
+        f: &'static str,
+    ) -> Result<(), DecodeError> {
+        let n = array_count!(c, compact, nullable, f, Ok(()));
+        // The same fixed-width branch as `opt_array`'s, written out: a shared helper costs the parse
+        // more instructions, even `#[inline(always)]`.
+        if let Some(w) = T::WIDTH {
+            let bytes = take(c, n.saturating_mul(w), f)?;
+            if !T::COPY_WIRE && bytes.iter().any(|&b| b > 1) {
+                c.odd();
+            }
+            return Ok(());
+        }
+        let mut l = c.fork();
+        for _ in 0..n {
+            T::check_elem(&mut l, version, compact, f)?;
+        }
+        c.join(l);
+        Ok(())
+    }
+
+    /// An array that is never null.
+    #[inline(always)]
+    pub(crate) fn array<'a, T: Elem<'a>>(
+        c: &mut Cursor<'a>,
+        compact: bool,
+        version: i16,
+        f: &'static str,
+    ) -> Result<Array<'a, T>, DecodeError> {
+        match opt_array(c, compact, false, version, f)? {
+            Some(a) => Ok(a),
+            None => Err(err(c, K::NullNotAllowed, f)),
+        }
+    }
+
+    /// A nullable struct inside a tagged field: Kafka marks its presence with an unsigned varint
+    /// (greater than zero, read as a 32-bit int, is present; otherwise null), not the int8 marker of
+    /// untagged nullable structs.
+    #[inline(always)]
+    pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(
+        c: &mut Cursor<'a>,
+        nullable: bool,
+        version: i16,
+        f: &'static str,
+    ) -> Result<Option<T>, DecodeError> {
+        if !tagged_present(c, nullable, f)? {
+            return Ok(None);
+        }
+        T::read(c, version).map(Some)
+    }
+
+    /// Builds the view of the unknown tagged fields of one struct, once its section is read.
+    /// `section` is where the section's fields began and `c` where they end; `known` has a bit for
+    /// each tag the struct knows, which iteration skips.
+    #[inline(always)]
+    pub(crate) fn unknown_tags<'a>(section: &'a [u8], c: &[u8], n: u32, unknown: u32, known: u64) -> TaggedFields<'a> {
+        if unknown == 0 {
+            return TaggedFields::EMPTY;
+        }
+        let used = section.len() - c.len();
+        TaggedFields::wire(section.get(..used).unwrap_or(&[]), n, known, unknown)
+    }
+
+    /// Reads a whole tagged-field section of a struct that knows no tags.
+    #[inline(always)]
+    pub(crate) fn unknown_tags_only<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<TaggedFields<'a>, DecodeError> {
+        let (n, section) = tag_section(c, f)?;
+        if n == 0 {
+            return Ok(TaggedFields::EMPTY);
+        }
+        let mut next = 0u64;
+        for _ in 0..n {
+            let (_, size) = next_tag(c, &mut next, f)?;
+            skip_tag(c, size, f)?;
+        }
+        Ok(unknown_tags(section, c, n, n, 0))
+    }
+
+    /// A struct that may be null at this version: a marker byte (negative is null) comes first,
+    /// at nullable versions only.
+    #[inline(always)]
+    pub(crate) fn opt_struct<'a, T: Struct<'a>>(
+        c: &mut Cursor<'a>,
+        nullable: bool,
+        version: i16,
+        f: &'static str,
+    ) -> Result<Option<T>, DecodeError> {
+        if !present(c, nullable, f)? {
+            return Ok(None);
+        }
+        T::read(c, version).map(Some)
+    }
+
+    /// Steps over `n` elements. Out of line and cold: `opt_array` is inlined into every generated
+    /// reader, and the parse itself never takes this path.
+    #[cold]
+    #[inline(never)]
+    fn skip_elems<'a, T: Elem<'a>>(c: &mut Cursor<'a>, n: usize, version: i16, compact: bool) -> Option<()> {
+        for _ in 0..n {
+            T::skip_elem(c, version, compact)?;
+        }
+        Some(())
+    }
+
+    /// Steps over an array, null or not: fixed-width elements in one step, others one by one.
+    #[inline(always)]
+    pub(crate) fn skip_array<'a, T: Elem<'a>>(c: &mut Cursor<'a>, compact: bool, version: i16) -> Option<()> {
+        let len = skip_prefix(c, compact, false)?;
+        if len <= 0 {
+            return Some(());
+        }
+        if len > c.len() as i64 {
+            return None;
+        }
+        match T::WIDTH {
+            Some(w) => skip(c, (len as usize).saturating_mul(w)),
+            None => {
+                for _ in 0..len {
+                    T::skip_elem(c, version, compact)?;
+                }
+                Some(())
+            }
+        }
+    }
+
+    /// Steps over a struct that may be null at this version (`nullable`).
+    #[inline(always)]
+    pub(crate) fn skip_opt_struct<'a, T: Struct<'a>>(c: &mut Cursor<'a>, nullable: bool, version: i16) -> Option<()> {
+        if nullable && i8(c, "").ok()? < 0 {
+            return Some(());
+        }
+        T::skip(c, version)
+    }
+
+    /// Validates the tagged-field section of a struct that knows no tags, keeping nothing: an empty
+    /// section inline, any other out of line (with the bytes by value, so that the caller's cursor
+    /// can stay in registers).
+    #[inline(always)]
+    pub(crate) fn check_tags(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
+        if let Some((0, t)) = c.rest.split_first() {
+            c.rest = t;
+            return Ok(());
+        }
+        let mut l = Cursor::new(c.rest);
+        check_tags_slow(&mut l, f)?;
+        c.join_at(l);
+        Ok(())
+    }
+
+    #[inline(never)]
+    pub(crate) fn check_tags_slow(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
+        unknown_tags_only(c, f).map(|_| ())
+    }
+}
+
+/// Arrays, structs and unknown tags written and sized.
+pub(crate) mod write {
+    use crate::error::{EncodeError, EncodeErrorKind as K};
+    use crate::structs::Struct;
+    use crate::types::{Array, Elem, RawTaggedField};
+    use crate::write::*;
+
+    impl Writer<'_> {
+        /// An array.
+        #[inline]
+        pub(crate) fn array<'a, T: Elem<'a>>(&mut self, a: &Array<'a, T>, compact: bool, v: i16, f: &'static str) {
+            a.write(self, v, compact, f)
+        }
+
+        /// A nullable array.
+        #[inline]
+        pub(crate) fn opt_array<'a, T: Elem<'a>>(
+            &mut self,
+            a: &Option<Array<'a, T>>,
+            compact: bool,
+            nullable: bool,
+            v: i16,
+            f: &'static str,
+        ) {
+            match a {
+                Some(a) => a.write(self, v, compact, f),
+                None => self.null_len(compact, nullable, f),
+            }
+        }
+
+        /// A nullable struct: the marker byte at nullable versions, then the struct.
+        #[inline]
+        pub(crate) fn opt_struct<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
+            match s {
+                Some(s) => {
+                    if nullable {
+                        self.i8(1, f);
+                    }
+                    s.write(self, v)
+                }
+                None if !nullable => self.fail(null_not_allowed(f)),
+                None => self.i8(-1, f),
+            }
+        }
+
+        /// A nullable struct inside a tagged field: an unsigned varint marker (1 present, 0 null).
+        #[inline]
+        pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(
+            &mut self,
+            s: &Option<T>,
+            nullable: bool,
+            v: i16,
+            f: &'static str,
+        ) {
+            match s {
+                Some(s) => {
+                    if nullable {
+                        self.uvarint(1, f);
+                    }
+                    s.write(self, v)
+                }
+                None if !nullable => self.fail(null_not_allowed(f)),
+                None => self.uvarint(0, f),
+            }
+        }
+
+        /// Writes every unknown tagged field left in `it`.
+        #[inline]
+        pub(crate) fn unknown_tags_rest<'t, I: Iterator<Item = RawTaggedField<'t>>>(
+            &mut self,
+            it: &mut core::iter::Peekable<I>,
+        ) {
+            for r in it {
+                self.raw_tag(r.tag, r.data);
+            }
+        }
+
+        /// The tagged-field section of a struct that knows no tags.
+        #[inline(always)]
+        pub(crate) fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
+            if n == 0 {
+                return self.arr([0], "_tagged_fields");
+            }
+            self.unknown_tags_some(n, tags)
+        }
+
+        #[inline(never)]
+        fn unknown_tags_some<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
+            self.uvarint(n as u32, "_tagged_fields");
+            for r in tags {
+                self.raw_tag(r.tag, r.data);
+            }
+        }
+
+        /// Writes the unknown tagged fields whose tag is below `next`.
+        #[inline]
+        pub(crate) fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(
+            &mut self,
+            it: &mut core::iter::Peekable<I>,
+            next: u32,
+        ) {
+            while let Some(r) = it.next_if(|r| r.tag < next) {
+                self.raw_tag(r.tag, r.data);
+            }
+        }
+
+        /// The error where unknown tagged fields are set at a version without tagged fields.
+        #[inline(always)]
+        pub(crate) fn no_tags(&mut self, n: usize, f: &'static str) {
+            if n != 0 {
+                self.fail(tags_not_in_version(f));
+            }
+        }
+
+        fn raw_tag(&mut self, tag: u32, data: &[u8]) {
+            if data.len() > i32::MAX as usize {
+                return self.fail(EncodeError::new(K::TooLong { length: data.len() }, "_tagged_fields"));
+            }
+            self.uvarint(tag, "_tagged_fields");
+            self.uvarint(data.len() as u32, "_tagged_fields");
+            self.put(data, "_tagged_fields")
+        }
+    }
+
+    /// Size of an array.
+    #[inline]
+    pub(crate) fn array_size<'a, T: Elem<'a>>(
+        a: &Array<'a, T>,
+        compact: bool,
+        v: i16,
+        f: &'static str,
+    ) -> Result<usize, EncodeError> {
+        a.size(v, compact, f)
+    }
+
+    /// Size of a nullable array.
+    #[inline]
+    pub(crate) fn opt_array_size<'a, T: Elem<'a>>(
+        a: &Option<Array<'a, T>>,
+        compact: bool,
+        nullable: bool,
+        v: i16,
+        f: &'static str,
+    ) -> Result<usize, EncodeError> {
+        match a {
+            Some(a) => a.size(v, compact, f),
+            None if !nullable => Err(null_not_allowed(f)),
+            None => Ok(if compact { 1 } else { 4 }),
+        }
+    }
+
+    /// Size of a nullable struct.
+    #[inline]
+    pub(crate) fn opt_struct_size<'a, T: Struct<'a>>(
+        s: &Option<T>,
+        nullable: bool,
+        v: i16,
+        f: &'static str,
+    ) -> Result<usize, EncodeError> {
+        match s {
+            Some(s) => Ok(usize::from(nullable) + s.size(v)?),
+            None if !nullable => Err(null_not_allowed(f)),
+            None => Ok(1),
+        }
+    }
+}
+
+/// Arrays, structs and tag sections handed to a visitor.
+pub(crate) mod visit {
+    use crate::error::DecodeError;
+    use crate::read::{self, Cursor};
+    use crate::structs::Struct;
+    use crate::types::Elem;
+    use crate::visit::{FieldId, Visitor};
+    use core::ops::DerefMut;
+
+    /// An array field, null or not; elements are visited as they are read.
+    #[inline(always)]
+    pub(crate) fn array<'a, T: Elem<'a>, V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        compact: bool,
+        nullable: bool,
+        version: i16,
+        id: FieldId,
+        vis: &mut V,
+        f: &'static str,
+    ) -> Result<(), DecodeError> {
+        let Some(n) = super::read::array_count(c, compact, nullable, f)? else {
+            vis.null(id);
+            return Ok(());
+        };
+        vis.begin_array(id, n as u32);
+        if let Some(w) = T::WIDTH {
+            // Fixed width: one bounds check for the whole array, then each element in place.
+            let bytes = read::take(c, n.saturating_mul(w), f)?;
+            let mut e = Cursor::new(bytes);
+            for _ in 0..n {
+                T::visit_elem(&mut e, version, compact, id, vis, f)?;
+            }
+        } else {
+            // On a local copy of the cursor, which the optimiser can keep in registers.
+            let mut l = c.fork();
+            for _ in 0..n {
+                T::visit_elem(&mut l, version, compact, id, vis, f)?;
+            }
+            c.join(l);
+        }
+        vis.end_array(id);
+        Ok(())
+    }
+
+    /// A struct field (`present` is false for a null one).
+    #[inline(always)]
+    pub(crate) fn struct_field<'a, T: Struct<'a>, V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        present: bool,
+        version: i16,
+        id: FieldId,
+        vis: &mut V,
+    ) -> Result<(), DecodeError> {
+        if !present {
+            vis.null(id);
+            return Ok(());
+        }
+        vis.begin_struct(id);
+        T::visit_fields(c, version, vis)?;
+        vis.end_struct(id);
+        Ok(())
+    }
+
+    /// The tagged-field section of a struct that knows no tags.
+    #[inline(always)]
+    pub(crate) fn tags_only<'a, V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        id: FieldId,
+        vis: &mut V,
+        f: &'static str,
+    ) -> Result<(), DecodeError> {
+        if let Some((0, t)) = c.rest().split_first() {
+            *c.deref_mut() = t;
+            return Ok(());
+        }
+        // Out of line, on a cursor of its own: the caller's stays in registers.
+        let mut l = Cursor::new(c.rest());
+        tags_slow(&mut l, id, vis, f)?;
+        c.join_at(l);
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn tags_slow<'a, V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        id: FieldId,
+        vis: &mut V,
+        f: &'static str,
+    ) -> Result<(), DecodeError> {
+        let n = read::tag_count(c, f)?;
+        let mut next = 0u64;
+        for _ in 0..n {
+            let (tag, size) = read::next_tag(c, &mut next, f)?;
+            unknown_tag(c, tag, size, id, vis, f)?;
+        }
+        Ok(())
+    }
+
+    /// An unknown tagged field's payload, handed to the visitor.
+    #[inline(always)]
+    pub(crate) fn unknown_tag<'a, V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        tag: u32,
+        size: u32,
+        id: FieldId,
+        vis: &mut V,
+        f: &'static str,
+    ) -> Result<(), DecodeError> {
+        let data = read::skip_tag(c, size, f)?;
+        vis.unknown_tag(id, tag, data);
+        Ok(())
+    }
+}

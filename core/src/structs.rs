@@ -1,0 +1,41 @@
+//! The trait every generated struct implements: read, check, skip, visit, size and write,
+//! each covering every version. Users call the [`Message`](crate::Message) methods instead.
+//!
+//! Layer 4: uses error, the wire primitives (`read`, `write`) and `visit`.
+
+use crate::error::{DecodeError, EncodeError};
+use crate::read::Cursor;
+use crate::visit::Visitor;
+use crate::write::Writer;
+
+/// A generated struct: the codec's three functions, each covering every version.
+///
+/// Call the [`Message`](crate::Message) methods instead; these are the building blocks they use.
+pub trait Struct<'a>: Copy + Sized {
+    /// Reads the struct at `version` from the cursor, validating every byte it covers.
+    #[doc(hidden)]
+    fn read(c: &mut Cursor<'a>, version: i16) -> Result<Self, DecodeError>;
+    /// Validates the struct at `version` as [`Struct::read`] does, building nothing: what the
+    /// parse runs over the elements of an array, which it does not keep.
+    #[doc(hidden)]
+    #[inline]
+    fn check(c: &mut Cursor<'a>, version: i16) -> Result<(), DecodeError> {
+        Self::read(c, version).map(|_| ())
+    }
+    /// Steps over the struct at `version` in bytes that a parse has already validated.
+    #[doc(hidden)]
+    #[inline]
+    fn skip(c: &mut Cursor<'a>, version: i16) -> Option<()> {
+        Self::read(c, version).ok().map(|_| ())
+    }
+    /// Reads the struct's fields at `version` and hands each to `vis` (see [`crate::visit`]).
+    #[doc(hidden)]
+    fn visit_fields<V: Visitor<'a> + ?Sized>(c: &mut Cursor<'a>, version: i16, vis: &mut V) -> Result<(), DecodeError>;
+    /// Exact encoded size at `version`; also checks that the value can be encoded there.
+    #[doc(hidden)]
+    fn size(&self, version: i16) -> Result<usize, EncodeError>;
+    /// Writes the struct at `version`, making the checks [`Struct::size`] makes; an error is
+    /// kept in the writer.
+    #[doc(hidden)]
+    fn write(&self, w: &mut Writer<'_>, version: i16);
+}
