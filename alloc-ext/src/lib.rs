@@ -5,6 +5,7 @@
 //! command.
 
 pub mod compression;
+pub mod conversation;
 pub mod demo;
 pub mod dump_log;
 pub mod frames;
