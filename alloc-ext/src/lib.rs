@@ -11,3 +11,4 @@ pub mod dump_log;
 pub mod frames;
 pub mod fuzzing;
 pub mod json;
+pub mod pcap;
