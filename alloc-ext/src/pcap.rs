@@ -17,7 +17,7 @@
 //! - unsynchronised, the bytes are scanned for the next plausible frame: a size from 8 (requests)
 //!   or 4 (responses) to [`Options::max_frame`], then for a request a known API key and a valid
 //!   version, for a response the correlation id of a request waiting on that connection, and
-//!   in both cases a frame that decodes;
+//!   in both cases a frame that decodes strictly;
 //! - a size above [`Options::max_frame`] (or negative) is reported as an error event and not
 //!   allocated; the direction resynchronises after it.
 //!
@@ -317,12 +317,13 @@ fn check(buf: &[u8], i: usize, dir: Direction, conn: &Connection, max_frame: usi
         return Check::No;
     }
     let Some(payload) = buf.get(i + 4..i + 4 + size as usize) else { return Check::Incomplete };
+    // Strictly: a frame found by scanning must account for every one of its bytes.
     let decodes = match dir {
-        Direction::Request => frame::parse_request(payload, Mode::Lenient).is_ok(),
+        Direction::Request => frame::parse_request(payload, Mode::Strict).is_ok(),
         Direction::Response => match conn.pending_request(be_i32(&h[4..])) {
             Some((key, version)) => {
-                frame::parse_response(payload, key, version, Mode::Lenient).is_ok()
-                    || (key == ApiKey::ApiVersions && frame::parse_response(payload, key, 0, Mode::Lenient).is_ok())
+                frame::parse_response(payload, key, version, Mode::Strict).is_ok()
+                    || (key == ApiKey::ApiVersions && frame::parse_response(payload, key, 0, Mode::Strict).is_ok())
             }
             None => false,
         },
