@@ -158,7 +158,12 @@ impl Connection {
 
     /// A connection that remembers at most `max_pending` unanswered requests.
     pub fn with_max_pending(label: impl Into<String>, max_pending: usize) -> Self {
-        Connection { label: label.into(), pending: HashMap::new(), max_pending: max_pending.max(1), seq: 0 }
+        Connection {
+            label: label.into(),
+            pending: HashMap::new(),
+            max_pending: max_pending.max(1),
+            seq: 0,
+        }
     }
 
     /// The label given at creation.
@@ -232,7 +237,13 @@ impl Connection {
         let parsed = match strict {
             Ok(f) => Ok((f, None)),
             Err(e) => match frame::parse_request(payload, Mode::Lenient) {
-                Ok(f) => Ok((f, Some(format!("decoded leniently: {} byte(s) after the body ({e})", f.trailing.len())))),
+                Ok(f) => Ok((
+                    f,
+                    Some(format!(
+                        "decoded leniently: {} byte(s) after the body ({e})",
+                        f.trailing.len()
+                    )),
+                )),
                 Err(_) => Err(e.to_string()),
             },
         };
@@ -248,7 +259,11 @@ impl Connection {
                     (Ok(h), Ok(b)) => {
                         out.insert("header".into(), h);
                         out.insert("body".into(), b);
-                        ev.decoded = if note.is_some() { Decoded::Lenient } else { Decoded::Strict };
+                        ev.decoded = if note.is_some() {
+                            Decoded::Lenient
+                        } else {
+                            Decoded::Strict
+                        };
                         if let Some(n) = note {
                             out.insert("note".into(), n.into());
                         }
@@ -289,7 +304,10 @@ impl Connection {
         ev.correlation_id = Some(c);
         let Some(p) = self.pending.remove(&c) else {
             out.insert("correlationId".into(), c.into());
-            out.insert("error".into(), error_json(&format!("no request with correlation id {c} on this connection")));
+            out.insert(
+                "error".into(),
+                error_json(&format!("no request with correlation id {c} on this connection")),
+            );
             ev.json = Value::Object(out);
             return ev;
         };
@@ -304,7 +322,11 @@ impl Connection {
                     out.insert("apiVersion".into(), d.version.into());
                     ev.api = Some((p.key, d.version));
                 }
-                ev.decoded = if d.note.is_some() { Decoded::Lenient } else { Decoded::Strict };
+                ev.decoded = if d.note.is_some() {
+                    Decoded::Lenient
+                } else {
+                    Decoded::Strict
+                };
                 ev.error_codes = error_codes(schema_of_response(p.key), &d.body, d.version);
                 out.insert("header".into(), d.header);
                 out.insert("body".into(), d.body);
@@ -330,7 +352,12 @@ impl Connection {
 
     fn base(&self, time: f64, direction: Direction) -> Map<String, Value> {
         let mut m = Map::new();
-        m.insert("time".into(), serde_json::Number::from_f64(time).map(Value::Number).unwrap_or(Value::Null));
+        m.insert(
+            "time".into(),
+            serde_json::Number::from_f64(time)
+                .map(Value::Number)
+                .unwrap_or(Value::Null),
+        );
         m.insert("connection".into(), self.label.clone().into());
         m.insert("direction".into(), direction.as_str().into());
         m
@@ -343,7 +370,14 @@ impl Connection {
             }
         }
         self.seq += 1;
-        self.pending.insert(correlation_id, Pending { key, version, seq: self.seq });
+        self.pending.insert(
+            correlation_id,
+            Pending {
+                key,
+                version,
+                seq: self.seq,
+            },
+        );
     }
 }
 
@@ -359,7 +393,8 @@ struct DecodedResponse {
 }
 
 fn response_json(f: &frame::ResponseFrame<'_>, version: i16) -> Result<(Value, Value), String> {
-    let header = wire_to_json(<ResponseHeader as Message>::SCHEMA, f.header_bytes, f.header_version).map_err(|e| format!("JSON conversion: {e}"))?;
+    let header = wire_to_json(<ResponseHeader as Message>::SCHEMA, f.header_bytes, f.header_version)
+        .map_err(|e| format!("JSON conversion: {e}"))?;
     let body = wire_to_json(f.body.schema(), f.body_bytes, version).map_err(|e| format!("JSON conversion: {e}"))?;
     Ok((header, body))
 }
@@ -370,20 +405,38 @@ fn decode_response(payload: &[u8], key: ApiKey, version: i16) -> Result<DecodedR
     let strict_err = match frame::parse_response(payload, key, version, Mode::Strict) {
         Ok(f) => {
             let (header, body) = response_json(&f, version)?;
-            return Ok(DecodedResponse { version, header, body, note: None });
+            return Ok(DecodedResponse {
+                version,
+                header,
+                body,
+                note: None,
+            });
         }
         Err(e) => e,
     };
     if let Ok(f) = frame::parse_response(payload, key, version, Mode::Lenient) {
         let (header, body) = response_json(&f, version)?;
-        let note = format!("decoded leniently: {} byte(s) after the body ({strict_err})", f.trailing.len());
-        return Ok(DecodedResponse { version, header, body, note: Some(note) });
+        let note = format!(
+            "decoded leniently: {} byte(s) after the body ({strict_err})",
+            f.trailing.len()
+        );
+        return Ok(DecodedResponse {
+            version,
+            header,
+            body,
+            note: Some(note),
+        });
     }
     if key == ApiKey::ApiVersions && version > 0 {
         if let Ok(f) = frame::parse_response(payload, key, 0, Mode::Strict) {
             let (header, body) = response_json(&f, 0)?;
             let note = format!("decoded at version 0, as a broker answers an ApiVersions request at a version it does not support ({strict_err} at version {version})");
-            return Ok(DecodedResponse { version: 0, header, body, note: Some(note) });
+            return Ok(DecodedResponse {
+                version: 0,
+                header,
+                body,
+                note: Some(note),
+            });
         }
     }
     Err(strict_err.to_string())
@@ -427,13 +480,18 @@ fn walk(desc: &StructDesc, v: &Value, version: i16, path: &mut String, out: &mut
                     _ => Vec::new(),
                 };
                 for (i, x) in codes {
-                    let Some(code) = x.as_i64().and_then(|c| i16::try_from(c).ok()) else { continue };
+                    let Some(code) = x.as_i64().and_then(|c| i16::try_from(c).ok()) else {
+                        continue;
+                    };
                     if code != 0 {
                         let p = match i {
                             Some(i) => format!("{path}[{i}]"),
                             None => path.clone(),
                         };
-                        out.push(ErrorCodeAt { path: p, code: ErrorCode::from_code(code) });
+                        out.push(ErrorCodeAt {
+                            path: p,
+                            code: ErrorCode::from_code(code),
+                        });
                     }
                 }
             }
@@ -520,7 +578,10 @@ impl Summary {
             .map(|((k, c), n)| {
                 let api = ApiKey::from_i16(*k).map(|a| a.name()).unwrap_or("?");
                 let code = ErrorCode::from_code(*c);
-                let name = code.name().map(str::to_string).unwrap_or_else(|| format!("UNKNOWN({c})"));
+                let name = code
+                    .name()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("UNKNOWN({c})"));
                 json!({"apiName": api, "code": c, "name": name, "count": n})
             })
             .collect();
@@ -558,14 +619,32 @@ mod tests {
 
     fn metadata_with_errors() -> Vec<u8> {
         let parts = [
-            MetadataResponsePartition { partition_index: 0, ..MetadataResponsePartition::DEFAULT },
-            MetadataResponsePartition { partition_index: 1, error_code: 6, ..MetadataResponsePartition::DEFAULT },
+            MetadataResponsePartition {
+                partition_index: 0,
+                ..MetadataResponsePartition::DEFAULT
+            },
+            MetadataResponsePartition {
+                partition_index: 1,
+                error_code: 6,
+                ..MetadataResponsePartition::DEFAULT
+            },
         ];
         let topics = [
-            MetadataResponseTopic { name: Some("missing"), error_code: 3, ..MetadataResponseTopic::DEFAULT },
-            MetadataResponseTopic { name: Some("t"), partitions: Array::from_slice(&parts), ..MetadataResponseTopic::DEFAULT },
+            MetadataResponseTopic {
+                name: Some("missing"),
+                error_code: 3,
+                ..MetadataResponseTopic::DEFAULT
+            },
+            MetadataResponseTopic {
+                name: Some("t"),
+                partitions: Array::from_slice(&parts),
+                ..MetadataResponseTopic::DEFAULT
+            },
         ];
-        let body = MetadataResponse { topics: Array::from_slice(&topics), ..MetadataResponse::DEFAULT };
+        let body = MetadataResponse {
+            topics: Array::from_slice(&topics),
+            ..MetadataResponse::DEFAULT
+        };
         resp(9, ResponseBody::Metadata(body), 12)
     }
 
@@ -600,7 +679,10 @@ mod tests {
         let mut s = Summary::default();
         let ev = c.response(0.0, &metadata_with_errors());
         assert_eq!(ev.decoded, Decoded::Failed);
-        assert!(ev.json["error"]["message"].as_str().unwrap().contains("no request with correlation id 9"));
+        assert!(ev.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no request with correlation id 9"));
         s.add(&ev);
         // A request whose body is cut short: an error, but its response still pairs.
         let mut r = req(9, RequestBody::Metadata(MetadataRequest::DEFAULT), 12);
@@ -643,9 +725,29 @@ mod tests {
     #[test]
     fn produce_with_acks_zero_waits_for_no_response() {
         let mut c = Connection::new("x");
-        c.request(0.0, &req(1, RequestBody::Produce(ProduceRequest { acks: 0, ..ProduceRequest::DEFAULT }), 9));
+        c.request(
+            0.0,
+            &req(
+                1,
+                RequestBody::Produce(ProduceRequest {
+                    acks: 0,
+                    ..ProduceRequest::DEFAULT
+                }),
+                9,
+            ),
+        );
         assert_eq!(c.pending(), 0);
-        c.request(0.0, &req(2, RequestBody::Produce(ProduceRequest { acks: -1, ..ProduceRequest::DEFAULT }), 9));
+        c.request(
+            0.0,
+            &req(
+                2,
+                RequestBody::Produce(ProduceRequest {
+                    acks: -1,
+                    ..ProduceRequest::DEFAULT
+                }),
+                9,
+            ),
+        );
         assert_eq!(c.pending(), 1);
     }
 
@@ -657,9 +759,23 @@ mod tests {
         }
         assert_eq!(c.pending(), 2);
         // The newest two are kept.
-        let ev = c.response(0.0, &resp(4, ResponseBody::ApiVersions(kafka_wire::messages::ApiVersionsResponse::DEFAULT), 3));
+        let ev = c.response(
+            0.0,
+            &resp(
+                4,
+                ResponseBody::ApiVersions(kafka_wire::messages::ApiVersionsResponse::DEFAULT),
+                3,
+            ),
+        );
         assert_eq!(ev.decoded, Decoded::Strict, "{}", ev.json);
-        let ev = c.response(0.0, &resp(0, ResponseBody::ApiVersions(kafka_wire::messages::ApiVersionsResponse::DEFAULT), 3));
+        let ev = c.response(
+            0.0,
+            &resp(
+                0,
+                ResponseBody::ApiVersions(kafka_wire::messages::ApiVersionsResponse::DEFAULT),
+                3,
+            ),
+        );
         assert_eq!(ev.decoded, Decoded::Failed);
     }
 
@@ -668,7 +784,10 @@ mod tests {
         use kafka_wire::messages::ApiVersionsResponse;
         let mut c = Connection::new("x");
         c.request(0.0, &req(1, RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT), 4));
-        let body = ApiVersionsResponse { error_code: 35, ..ApiVersionsResponse::DEFAULT };
+        let body = ApiVersionsResponse {
+            error_code: 35,
+            ..ApiVersionsResponse::DEFAULT
+        };
         let ev = c.response(0.0, &resp(1, ResponseBody::ApiVersions(body), 0));
         assert_eq!(ev.decoded, Decoded::Lenient, "{}", ev.json);
         assert_eq!(ev.api, Some((ApiKey::ApiVersions, 0)));

@@ -58,7 +58,11 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { ports: vec![9092], max_frame: DEFAULT_MAX_FRAME, max_out_of_order: DEFAULT_MAX_OUT_OF_ORDER }
+        Options {
+            ports: vec![9092],
+            max_frame: DEFAULT_MAX_FRAME,
+            max_out_of_order: DEFAULT_MAX_OUT_OF_ORDER,
+        }
     }
 }
 
@@ -150,7 +154,9 @@ pub fn tcp_segment(link: DataLink, data: &[u8]) -> Option<Segment<'_>> {
         NetSlice::Ipv6(ip) => (ip.header().source_addr().into(), ip.header().destination_addr().into()),
         _ => return None,
     };
-    let TransportSlice::Tcp(tcp) = sliced.transport? else { return None };
+    let TransportSlice::Tcp(tcp) = sliced.transport? else {
+        return None;
+    };
     Some(Segment {
         src: SocketAddr::new(src_ip, tcp.source_port()),
         dst: SocketAddr::new(dst_ip, tcp.destination_port()),
@@ -265,7 +271,9 @@ impl Half {
 
     /// Gives up on the first hole: the bytes before it are lost, and framing must be found again.
     fn skip_hole(&mut self, stats: &mut CaptureStats) {
-        let Some((&off, _)) = self.waiting.first_key_value() else { return };
+        let Some((&off, _)) = self.waiting.first_key_value() else {
+            return;
+        };
         stats.lost_bytes += (off - self.pos) as u64;
         // What is buffered cannot be completed.
         stats.incomplete_bytes += self.buf.len() as u64;
@@ -299,7 +307,9 @@ fn head_len(dir: Direction) -> usize {
 }
 
 fn check(buf: &[u8], i: usize, dir: Direction, conn: &Connection, max_frame: usize) -> Check {
-    let Some(h) = buf.get(i..i + head_len(dir)) else { return Check::Incomplete };
+    let Some(h) = buf.get(i..i + head_len(dir)) else {
+        return Check::Incomplete;
+    };
     let size = be_i32(h);
     let min = if dir == Direction::Request { 8 } else { 4 };
     if size < min || size as usize > max_frame {
@@ -316,7 +326,9 @@ fn check(buf: &[u8], i: usize, dir: Direction, conn: &Connection, max_frame: usi
     if !plausible {
         return Check::No;
     }
-    let Some(payload) = buf.get(i + 4..i + 4 + size as usize) else { return Check::Incomplete };
+    let Some(payload) = buf.get(i + 4..i + 4 + size as usize) else {
+        return Check::Incomplete;
+    };
     // Strictly: a frame found by scanning must account for every one of its bytes.
     let decodes = match dir {
         Direction::Request => frame::parse_request(payload, Mode::Strict).is_ok(),
@@ -389,7 +401,15 @@ fn resync(half: &mut Half, dir: Direction, conn: &Connection, opts: &Options, st
 }
 
 /// Cuts frames out of a direction's buffer and decodes them.
-fn cut(half: &mut Half, dir: Direction, conn: &mut Connection, time: f64, opts: &Options, stats: &mut CaptureStats, emit: &mut dyn FnMut(FrameEvent)) {
+fn cut(
+    half: &mut Half,
+    dir: Direction,
+    conn: &mut Connection,
+    time: f64,
+    opts: &Options,
+    stats: &mut CaptureStats,
+    emit: &mut dyn FnMut(FrameEvent),
+) {
     loop {
         if !half.synced && !resync(half, dir, conn, opts, stats) {
             return;
@@ -405,7 +425,14 @@ fn cut(half: &mut Half, dir: Direction, conn: &mut Connection, time: f64, opts: 
             if size < 0 || size as usize > opts.max_frame {
                 stats.oversized_frames += 1;
                 let what = if size < 0 { "negative frame size" } else { "frame size" };
-                emit(conn.error_event(dir, time, &format!("{what} {size} (the maximum is {}); looking for the next frame", opts.max_frame)));
+                emit(conn.error_event(
+                    dir,
+                    time,
+                    &format!(
+                        "{what} {size} (the maximum is {}); looking for the next frame",
+                        opts.max_frame
+                    ),
+                ));
                 at += 4;
                 stats.skipped_bytes += 4;
                 lost = true;
@@ -455,7 +482,12 @@ pub struct Decoder {
 impl Decoder {
     /// A decoder with these options.
     pub fn new(opts: Options) -> Self {
-        Decoder { opts, streams: HashMap::new(), stats: CaptureStats::default(), summary: Summary::default() }
+        Decoder {
+            opts,
+            streams: HashMap::new(),
+            stats: CaptureStats::default(),
+            summary: Summary::default(),
+        }
     }
 
     /// Takes one captured packet of link type `link`, captured at `time` (seconds since the
@@ -546,13 +578,18 @@ impl Decoder {
         let label = format!("{} > {}", key.0, key.1);
         self.streams.entry(key).or_insert_with(|| {
             self.stats.streams += 1;
-            Stream { conn: Connection::new(label), halves: [Half::default(), Half::default()] }
+            Stream {
+                conn: Connection::new(label),
+                halves: [Half::default(), Half::default()],
+            }
         })
     }
 
     /// Ends a stream: holes are skipped, what follows them is decoded, what is left is counted.
     fn close(&mut self, key: (SocketAddr, SocketAddr), time: f64, emit: &mut dyn FnMut(FrameEvent)) {
-        let Some(mut st) = self.streams.remove(&key) else { return };
+        let Some(mut st) = self.streams.remove(&key) else {
+            return;
+        };
         let opts = self.opts.clone();
         let mut count = |ev: FrameEvent| {
             self.summary.add(&ev);
@@ -605,9 +642,14 @@ pub fn decode_capture<R: Read>(
     emit: &mut dyn FnMut(FrameEvent),
 ) -> Result<(), String> {
     let counter = std::rc::Rc::new(std::cell::Cell::new(0u64));
-    let mut input = Counting { inner: input, read: counter.clone() };
+    let mut input = Counting {
+        inner: input,
+        read: counter.clone(),
+    };
     let mut magic = [0u8; 4];
-    input.read_exact(&mut magic).map_err(|e| format!("reading the capture's magic number: {e}"))?;
+    input
+        .read_exact(&mut magic)
+        .map_err(|e| format!("reading the capture's magic number: {e}"))?;
     let input = std::io::Cursor::new(magic).chain(input);
     let mut last = 0.0;
     if magic == [0x0a, 0x0d, 0x0d, 0x0a] {
@@ -624,17 +666,26 @@ pub fn decode_capture<R: Read>(
                     let mut offset = 0.0;
                     for o in &d.options {
                         match o {
-                            InterfaceDescriptionOption::IfTsResol(r) if r & 0x80 == 0 => unit = 10f64.powi(-i32::from(*r)),
+                            InterfaceDescriptionOption::IfTsResol(r) if r & 0x80 == 0 => {
+                                unit = 10f64.powi(-i32::from(*r))
+                            }
                             InterfaceDescriptionOption::IfTsResol(r) => unit = 2f64.powi(-i32::from(r & 0x7f)),
                             InterfaceDescriptionOption::IfTsOffset(s) => offset = *s as f64,
                             _ => {}
                         }
                     }
-                    ifaces.push(Interface { link: d.linktype, unit, offset });
+                    ifaces.push(Interface {
+                        link: d.linktype,
+                        unit,
+                        offset,
+                    });
                 }
                 Block::EnhancedPacket(p) => {
                     let Some(i) = ifaces.get(p.interface_id as usize) else {
-                        return Err(format!("pcapng block {n}: a packet on undescribed interface {}", p.interface_id));
+                        return Err(format!(
+                            "pcapng block {n}: a packet on undescribed interface {}",
+                            p.interface_id
+                        ));
                     };
                     // pcap-file hands the raw timestamp over as nanoseconds, whatever the
                     // interface's resolution: the units are the interface's.
@@ -643,12 +694,17 @@ pub fn decode_capture<R: Read>(
                     decoder.packet(i.link, last, &p.data, emit);
                 }
                 Block::SimplePacket(p) => {
-                    let Some(i) = ifaces.first() else { return Err(format!("pcapng block {n}: a packet before any interface")) };
+                    let Some(i) = ifaces.first() else {
+                        return Err(format!("pcapng block {n}: a packet before any interface"));
+                    };
                     decoder.packet(i.link, last, &p.data, emit);
                 }
                 Block::Packet(p) => {
                     let Some(i) = ifaces.get(p.interface_id as usize) else {
-                        return Err(format!("pcapng block {n}: a packet on undescribed interface {}", p.interface_id));
+                        return Err(format!(
+                            "pcapng block {n}: a packet on undescribed interface {}",
+                            p.interface_id
+                        ));
                     };
                     last = i.offset + p.timestamp as f64 * i.unit;
                     decoder.packet(i.link, last, &p.data, emit);
@@ -704,7 +760,9 @@ mod tests {
 
     fn packet(to_broker: bool, seq: u32, flags: &str, payload: &[u8]) -> Vec<u8> {
         let (src, dst) = if to_broker { (CLIENT, BROKER) } else { (BROKER, CLIENT) };
-        let mut b = PacketBuilder::ethernet2([1; 6], [2; 6]).ipv4(src.0, dst.0, 64).tcp(src.1, dst.1, seq, 65535);
+        let mut b = PacketBuilder::ethernet2([1; 6], [2; 6])
+            .ipv4(src.0, dst.0, 64)
+            .tcp(src.1, dst.1, seq, 65535);
         if flags.contains('S') {
             b = b.syn();
         }
@@ -743,9 +801,30 @@ mod tests {
         c.extend(request(1, RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT), 3));
         c.extend(request(2, RequestBody::Metadata(MetadataRequest::DEFAULT), 12));
         c.extend(request(3, RequestBody::Metadata(MetadataRequest::DEFAULT), 9));
-        b.extend(response(1, ResponseBody::ApiVersions(ApiVersionsResponse { throttle_time_ms: 1, ..ApiVersionsResponse::DEFAULT }), 3));
-        b.extend(response(2, ResponseBody::Metadata(MetadataResponse { controller_id: 7, ..MetadataResponse::DEFAULT }), 12));
-        b.extend(response(3, ResponseBody::Metadata(MetadataResponse { controller_id: 8, ..MetadataResponse::DEFAULT }), 9));
+        b.extend(response(
+            1,
+            ResponseBody::ApiVersions(ApiVersionsResponse {
+                throttle_time_ms: 1,
+                ..ApiVersionsResponse::DEFAULT
+            }),
+            3,
+        ));
+        b.extend(response(
+            2,
+            ResponseBody::Metadata(MetadataResponse {
+                controller_id: 7,
+                ..MetadataResponse::DEFAULT
+            }),
+            12,
+        ));
+        b.extend(response(
+            3,
+            ResponseBody::Metadata(MetadataResponse {
+                controller_id: 8,
+                ..MetadataResponse::DEFAULT
+            }),
+            9,
+        ));
         (c, b)
     }
 
@@ -764,7 +843,13 @@ mod tests {
             .iter()
             .map(|e| match e.get("error") {
                 Some(err) => format!("{} error {}", e["direction"].as_str().unwrap(), err["message"]),
-                None => format!("{} {} v{} #{}", e["direction"].as_str().unwrap(), e["apiName"].as_str().unwrap(), e["apiVersion"], e["correlationId"]),
+                None => format!(
+                    "{} {} v{} #{}",
+                    e["direction"].as_str().unwrap(),
+                    e["apiName"].as_str().unwrap(),
+                    e["apiVersion"],
+                    e["correlationId"]
+                ),
             })
             .collect()
     }
@@ -788,8 +873,16 @@ mod tests {
             out.push(packet(true, ci - 1, "S", &[]));
             out.push(packet(false, bi.wrapping_sub(1), "SA", &[]));
         }
-        let mut cseg: Vec<Vec<u8>> = c.chunks(cs).enumerate().map(|(i, p)| packet(true, ci + (i * cs) as u32, "A", p)).collect();
-        let mut bseg: Vec<Vec<u8>> = b.chunks(cs).enumerate().map(|(i, p)| packet(false, bi.wrapping_add((i * cs) as u32), "A", p)).collect();
+        let mut cseg: Vec<Vec<u8>> = c
+            .chunks(cs)
+            .enumerate()
+            .map(|(i, p)| packet(true, ci + (i * cs) as u32, "A", p))
+            .collect();
+        let mut bseg: Vec<Vec<u8>> = b
+            .chunks(cs)
+            .enumerate()
+            .map(|(i, p)| packet(false, bi.wrapping_add((i * cs) as u32), "A", p))
+            .collect();
         shuffle(&mut cseg);
         shuffle(&mut bseg);
         out.extend(cseg);
@@ -842,7 +935,15 @@ mod tests {
         let (c, b) = streams();
         let p = vec![packet(true, 1010, "A", &c[10..]), packet(false, 5010, "A", &b[10..])];
         let (ev, d) = run(&p, Options::default());
-        assert_eq!(brief(&ev), ["request Metadata v12 #2", "request Metadata v9 #3", "response Metadata v12 #2", "response Metadata v9 #3"]);
+        assert_eq!(
+            brief(&ev),
+            [
+                "request Metadata v12 #2",
+                "request Metadata v9 #3",
+                "response Metadata v12 #2",
+                "response Metadata v9 #3"
+            ]
+        );
         assert_eq!(d.stats.resyncs, 2);
         assert!(d.stats.skipped_bytes > 0);
         assert_eq!(d.summary.undecoded, 0);
@@ -872,7 +973,10 @@ mod tests {
         let (c, _) = streams();
         let mut p = vec![packet(true, 99, "S", &[])];
         p.push(packet(true, 100 + 10, "A", &c[10..]));
-        let opts = Options { max_out_of_order: 16, ..Options::default() };
+        let opts = Options {
+            max_out_of_order: 16,
+            ..Options::default()
+        };
         let mut d = Decoder::new(opts);
         let mut n = 0;
         for q in &p {
@@ -890,9 +994,29 @@ mod tests {
         s.extend_from_slice(&[0xab; 20]);
         s.extend_from_slice(&c);
         let p = vec![packet(true, 99, "S", &[]), packet(true, 100, "A", &s)];
-        let (ev, d) = run(&p, Options { max_frame: 1 << 20, ..Options::default() });
-        assert!(ev[0]["error"]["message"].as_str().unwrap().contains("frame size 2147483632"), "{}", ev[0]);
-        assert_eq!(brief(&ev[1..]), ["request ApiVersions v3 #1", "request Metadata v12 #2", "request Metadata v9 #3"]);
+        let (ev, d) = run(
+            &p,
+            Options {
+                max_frame: 1 << 20,
+                ..Options::default()
+            },
+        );
+        assert!(
+            ev[0]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("frame size 2147483632"),
+            "{}",
+            ev[0]
+        );
+        assert_eq!(
+            brief(&ev[1..]),
+            [
+                "request ApiVersions v3 #1",
+                "request Metadata v12 #2",
+                "request Metadata v9 #3"
+            ]
+        );
         assert_eq!(d.stats.oversized_frames, 1);
         assert_eq!(d.stats.unanswered_requests, 3);
     }
@@ -921,12 +1045,19 @@ mod tests {
     fn linux_cooked_and_loopback_links_are_read() {
         let (c, _) = streams();
         let mut ip = Vec::new();
-        PacketBuilder::ipv4([127, 0, 0, 1], [127, 0, 0, 1], 64).tcp(40000, 9092, 1, 100).write(&mut ip, &c).unwrap();
+        PacketBuilder::ipv4([127, 0, 0, 1], [127, 0, 0, 1], 64)
+            .tcp(40000, 9092, 1, 100)
+            .write(&mut ip, &c)
+            .unwrap();
         let mut null = 2u32.to_ne_bytes().to_vec();
         null.extend_from_slice(&ip);
         let mut sll2 = vec![0x08, 0x00, 0, 0, 0, 0, 0, 1, 0, 0x03, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0];
         sll2.extend_from_slice(&ip);
-        for (link, data) in [(DataLink::NULL, &null), (DataLink::LINUX_SLL2, &sll2), (DataLink::RAW, &ip)] {
+        for (link, data) in [
+            (DataLink::NULL, &null),
+            (DataLink::LINUX_SLL2, &sll2),
+            (DataLink::RAW, &ip),
+        ] {
             let s = tcp_segment(link, data).unwrap_or_else(|| panic!("{link:?}"));
             assert_eq!(s.dst.port(), 9092);
             assert_eq!(s.payload, &c[..]);

@@ -46,7 +46,9 @@ fn packets() -> Vec<(f64, Vec<u8>)> {
             Block::InterfaceDescription(i) => {
                 assert_eq!(i.linktype, DataLink::ETHERNET);
                 for o in &i.options {
-                    if let pcap_file::pcapng::blocks::interface_description::InterfaceDescriptionOption::IfTsResol(r) = o {
+                    if let pcap_file::pcapng::blocks::interface_description::InterfaceDescriptionOption::IfTsResol(r) =
+                        o
+                    {
                         unit = 10f64.powi(-i32::from(*r));
                     }
                 }
@@ -60,7 +62,11 @@ fn packets() -> Vec<(f64, Vec<u8>)> {
 
 /// A frame's identity and content, without its time.
 fn key(e: &FrameEvent) -> (String, &'static str, i32) {
-    (e.json["connection"].as_str().unwrap().to_string(), e.direction.as_str(), e.correlation_id.unwrap_or(-1))
+    (
+        e.json["connection"].as_str().unwrap().to_string(),
+        e.direction.as_str(),
+        e.correlation_id.unwrap_or(-1),
+    )
 }
 
 fn content(e: &FrameEvent) -> Value {
@@ -72,7 +78,11 @@ fn content(e: &FrameEvent) -> Value {
 #[test]
 fn every_frame_of_the_real_capture_decodes_strictly_and_pairs() {
     let bytes = std::fs::read(capture_path()).unwrap();
-    assert!(bytes.len() < 64 * 1024, "the committed capture stays small: {} bytes", bytes.len());
+    assert!(
+        bytes.len() < 64 * 1024,
+        "the committed capture stays small: {} bytes",
+        bytes.len()
+    );
     let (events, d) = decode(&bytes);
     let s = &d.summary;
     println!("{}", d.summary_json());
@@ -84,7 +94,15 @@ fn every_frame_of_the_real_capture_decodes_strictly_and_pairs() {
     }
     assert_eq!((s.undecoded, s.lenient, s.unpaired_responses), (0, 0, 0));
     assert_eq!(d.stats.unanswered_requests, 0);
-    assert_eq!((d.stats.resyncs, d.stats.lost_bytes, d.stats.incomplete_bytes, d.stats.oversized_frames), (0, 0, 0, 0));
+    assert_eq!(
+        (
+            d.stats.resyncs,
+            d.stats.lost_bytes,
+            d.stats.incomplete_bytes,
+            d.stats.oversized_frames
+        ),
+        (0, 0, 0, 0)
+    );
     for ((k, v), (req, resp)) in &s.per_api {
         assert_eq!(req, resp, "API {k} v{v}: every request answered");
     }
@@ -110,13 +128,27 @@ fn every_frame_of_the_real_capture_decodes_strictly_and_pairs() {
     }
 
     // The three clients, by client id.
-    let ids: BTreeSet<&str> = events.iter().filter_map(|e| e.json["header"]["clientId"].as_str()).collect();
-    for want in ["kwire-pcap-admin", "kwire-pcap-producer", "kwire-pcap-consumer", "kwire-pcap-kafka-python", "kwire-pcap-java-admin", "kwire-pcap-java-producer", "kwire-pcap-java-consumer"] {
+    let ids: BTreeSet<&str> = events
+        .iter()
+        .filter_map(|e| e.json["header"]["clientId"].as_str())
+        .collect();
+    for want in [
+        "kwire-pcap-admin",
+        "kwire-pcap-producer",
+        "kwire-pcap-consumer",
+        "kwire-pcap-kafka-python",
+        "kwire-pcap-java-admin",
+        "kwire-pcap-java-producer",
+        "kwire-pcap-java-consumer",
+    ] {
         assert!(ids.contains(want), "{want} in {ids:?}");
     }
 
     // The second CreateTopics: TOPIC_ALREADY_EXISTS, named through the error-code enum.
-    let created: Vec<&FrameEvent> = events.iter().filter(|e| e.json["apiName"] == "CreateTopics" && e.direction == Direction::Response).collect();
+    let created: Vec<&FrameEvent> = events
+        .iter()
+        .filter(|e| e.json["apiName"] == "CreateTopics" && e.direction == Direction::Response)
+        .collect();
     assert_eq!(created.len(), 2);
     assert!(created[0].error_codes.is_empty());
     assert_eq!(created[1].json["errorCodes"][0]["path"], "topics[0].errorCode");
@@ -183,7 +215,11 @@ fn the_same_packets_as_classic_pcap_give_the_same_frames() {
             w.write_packet(&PcapPacket::new(ts, data.len() as u32, &data)).unwrap();
         }
     }
-    assert_eq!(&classic[..4], &[0xd4, 0xc3, 0xb2, 0xa1], "a little-endian microsecond pcap");
+    assert_eq!(
+        &classic[..4],
+        &[0xd4, 0xc3, 0xb2, 0xa1],
+        "a little-endian microsecond pcap"
+    );
     let (pc, _) = decode(&classic);
     assert_eq!(pc.len(), ng.len());
     for (a, b) in pc.iter().zip(&ng) {
@@ -205,8 +241,13 @@ fn run_packets(packets: &[(f64, Vec<u8>)]) -> (Vec<FrameEvent>, Decoder) {
 
 /// A TCP segment of `s`'s addresses and ports carrying `payload` at sequence number `seq`.
 fn rebuilt(s: &Segment<'_>, seq: u32, payload: &[u8]) -> Vec<u8> {
-    let (IpAddr::V4(src), IpAddr::V4(dst)) = (s.src.ip(), s.dst.ip()) else { panic!("the capture is IPv4") };
-    let b = etherparse::PacketBuilder::ethernet2([0; 6], [0; 6]).ipv4(src.octets(), dst.octets(), 64).tcp(s.src.port(), s.dst.port(), seq, 65535).ack(1);
+    let (IpAddr::V4(src), IpAddr::V4(dst)) = (s.src.ip(), s.dst.ip()) else {
+        panic!("the capture is IPv4")
+    };
+    let b = etherparse::PacketBuilder::ethernet2([0; 6], [0; 6])
+        .ipv4(src.octets(), dst.octets(), 64)
+        .tcp(s.src.port(), s.dst.port(), seq, 65535)
+        .ack(1);
     let mut out = Vec::new();
     b.write(&mut out, payload).unwrap();
     out
@@ -237,10 +278,19 @@ fn reordered_and_repeated_segments_give_the_same_frames() {
     let (got, d) = run_packets(&messy);
     assert!(cut > 100, "{cut} packets cut");
     // One packet of the capture is itself a retransmission: its pieces are all old bytes.
-    assert!(d.stats.out_of_order_segments <= cut && d.stats.out_of_order_segments + 1 >= cut, "{cut}: {:?}", d.stats);
-    let payload: u64 = pk.iter().map(|(_, p)| tcp_segment(DataLink::ETHERNET, p).unwrap().payload.len() as u64).sum();
+    assert!(
+        d.stats.out_of_order_segments <= cut && d.stats.out_of_order_segments + 1 >= cut,
+        "{cut}: {:?}",
+        d.stats
+    );
+    let payload: u64 = pk
+        .iter()
+        .map(|(_, p)| tcp_segment(DataLink::ETHERNET, p).unwrap().payload.len() as u64)
+        .sum();
     assert!(d.stats.retransmitted_bytes > payload, "{:?}", d.stats);
-    let by_key = |ev: &[FrameEvent]| -> BTreeMap<(String, &'static str, i32), Value> { ev.iter().map(|e| (key(e), content(e))).collect() };
+    let by_key = |ev: &[FrameEvent]| -> BTreeMap<(String, &'static str, i32), Value> {
+        ev.iter().map(|e| (key(e), content(e))).collect()
+    };
     assert_eq!(got.len(), want.len());
     assert_eq!(by_key(&got), by_key(&want));
     assert_eq!(d.summary.undecoded, 0);
@@ -278,13 +328,24 @@ fn a_capture_that_starts_mid_stream_picks_up_at_the_next_frame() {
     for e in &got {
         if e.decoded == Decoded::Failed {
             assert_eq!(e.direction, Direction::Response, "{}", e.json);
-            assert!(e.json["error"]["message"].as_str().unwrap().contains("no request with correlation id"), "{}", e.json);
+            assert!(
+                e.json["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("no request with correlation id"),
+                "{}",
+                e.json
+            );
             continue;
         }
         assert_eq!(full.get(&key(e)), Some(&content(e)), "{}", e.json);
         same += 1;
     }
-    println!("{same} of {} frames after the cut equal the full capture's ({} in all)", got.len(), all.len());
+    println!(
+        "{same} of {} frames after the cut equal the full capture's ({} in all)",
+        got.len(),
+        all.len()
+    );
     assert!(same as f64 > 0.9 * got.len() as f64, "{same} of {}", got.len());
 }
 
@@ -306,11 +367,17 @@ struct Row {
 fn tshark_rows() -> (Vec<Row>, String) {
     let (path, what) = match std::env::var("KWIRE_TSHARK_TSV") {
         Ok(p) => (PathBuf::from(&p), format!("fresh tshark output {p}")),
-        Err(_) => (PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/pcap/clients.tshark.tsv"), "the committed tshark output".to_string()),
+        Err(_) => (
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/pcap/clients.tshark.tsv"),
+            "the committed tshark output".to_string(),
+        ),
     };
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut lines = text.lines();
-    assert_eq!(lines.next().unwrap().split('\t').collect::<Vec<_>>()[..3], ["frame", "stream", "direction"]);
+    assert_eq!(
+        lines.next().unwrap().split('\t').collect::<Vec<_>>()[..3],
+        ["frame", "stream", "direction"]
+    );
     let split = |s: &str| -> Vec<String> { s.split('|').filter(|x| !x.is_empty()).map(str::to_string).collect() };
     let rows = lines
         .map(|l| {
@@ -353,7 +420,14 @@ fn tshark_agrees_on_every_frame_it_knows() {
     assert_eq!(rows.len(), events.len(), "{what}: one row per Kafka frame");
     let port = |e: &FrameEvent| -> u16 {
         let c = e.json["connection"].as_str().unwrap();
-        c.split(" > ").next().unwrap().rsplit(':').next().unwrap().parse().unwrap()
+        c.split(" > ")
+            .next()
+            .unwrap()
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
     };
     let mut known: HashMap<(u16, String), bool> = HashMap::new();
     let mut compared: BTreeMap<(i16, i16), (u32, u32)> = BTreeMap::new();
@@ -406,7 +480,10 @@ fn tshark_agrees_on_every_frame_it_knows() {
     // The API keys and versions of the committed capture that Debian's tshark 4.0 knows.
     assert!(compared.len() >= 5, "{compared:?}");
     assert!(compared.values().all(|(a, b)| a == b && *a > 0));
-    assert!(topics >= 2 && errors >= 10 && client_ids >= 10, "{topics} {errors} {client_ids}");
+    assert!(
+        topics >= 2 && errors >= 10 && client_ids >= 10,
+        "{topics} {errors} {client_ids}"
+    );
     assert!(errors > 0);
 }
 
@@ -418,7 +495,11 @@ fn the_command_filters_by_api_and_errors_and_ends_with_the_summary() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let lines: Vec<Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert_eq!(lines[0]["apiName"], "CreateTopics");
     assert_eq!(lines[0]["errorCodes"][0]["code"], 36);
@@ -429,11 +510,19 @@ fn the_command_filters_by_api_and_errors_and_ends_with_the_summary() {
     assert_eq!(s["capture"]["streams"], 17);
 
     // A port with no traffic: nothing but the summary; an unknown API name is an error.
-    let out = Command::new(env!("CARGO_BIN_EXE_kwire")).args(["pcap", "--port", "1234"]).arg(capture_path()).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kwire"))
+        .args(["pcap", "--port", "1234"])
+        .arg(capture_path())
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().count(), 1);
     assert!(text.contains("\"frames\":0"), "{text}");
-    let out = Command::new(env!("CARGO_BIN_EXE_kwire")).args(["pcap", "--api", "Nope"]).arg(capture_path()).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kwire"))
+        .args(["pcap", "--api", "Nope"])
+        .arg(capture_path())
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown API \"Nope\""));
 }

@@ -47,14 +47,16 @@ enum Cmd {
     DumpLog(DumpLogArgs),
     /// Decode the Kafka conversations in a capture file (pcap or pcapng): one JSON line per
     /// frame, each response paired with its request, then a summary line.
-    #[command(after_help = "Each frame is one JSON line on standard output: time, connection (client > broker), direction,\n\
+    #[command(
+        after_help = "Each frame is one JSON line on standard output: time, connection (client > broker), direction,\n\
 apiKey, apiName, apiVersion, correlationId, header and body (as `decode` prints them), errorCodes for\n\
 responses with non-zero error codes; or an \"error\" object for a frame that does not decode. The last\n\
 line is {\"summary\": …}: frames per API and version, error codes, frames that did not decode, TCP\n\
 counts. A progress line goes to standard error when it is a terminal.\n\n\
 Examples:\n  kwire pcap tests/pcap/clients.pcapng\n  kwire pcap --port 9092 --port 9094 capture.pcap\n  \
 kwire pcap --api Metadata,FindCoordinator --errors-only capture.pcapng\n  \
-tcpdump -i lo -w - port 9092 | kwire pcap -")]
+tcpdump -i lo -w - port 9092 | kwire pcap -"
+    )]
     Pcap(PcapArgs),
 }
 
@@ -296,7 +298,10 @@ fn pcap(a: &PcapArgs) -> Result<(), String> {
     for name in &a.api {
         let key = match name.trim().parse::<i16>() {
             Ok(k) => ApiKey::from_i16(k),
-            Err(_) => ApiKey::ALL.iter().copied().find(|k| k.name().eq_ignore_ascii_case(name.trim())),
+            Err(_) => ApiKey::ALL
+                .iter()
+                .copied()
+                .find(|k| k.name().eq_ignore_ascii_case(name.trim())),
         };
         apis.push(key.ok_or_else(|| format!("unknown API {name:?}"))?);
     }
@@ -316,7 +321,11 @@ fn pcap(a: &PcapArgs) -> Result<(), String> {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let opts = Options { ports: a.ports.clone(), max_frame: a.max_frame_bytes, max_out_of_order: a.max_out_of_order_bytes };
+    let opts = Options {
+        ports: a.ports.clone(),
+        max_frame: a.max_frame_bytes,
+        max_out_of_order: a.max_out_of_order_bytes,
+    };
     let mut decoder = Decoder::new(opts);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut failed: Option<std::io::Error> = None;
