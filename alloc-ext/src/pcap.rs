@@ -557,15 +557,15 @@ impl Decoder {
             }
             self.open(key);
         }
-        let opts = self.opts.clone();
+        let opts = &self.opts;
         let st = self.streams.get_mut(&key).expect("opened above");
         let half = &mut st.halves[idx(dir)];
-        half.segment(s.seq, s.payload, &opts, &mut self.stats);
+        half.segment(s.seq, s.payload, opts, &mut self.stats);
         let mut count = |ev: FrameEvent| {
             self.summary.add(&ev);
             emit(ev);
         };
-        cut(half, dir, &mut st.conn, time, &opts, &mut self.stats, &mut count);
+        cut(half, dir, &mut st.conn, time, opts, &mut self.stats, &mut count);
         if s.fin {
             half.fin = true;
         }
@@ -590,7 +590,7 @@ impl Decoder {
         let Some(mut st) = self.streams.remove(&key) else {
             return;
         };
-        let opts = self.opts.clone();
+        let opts = &self.opts;
         let mut count = |ev: FrameEvent| {
             self.summary.add(&ev);
             emit(ev);
@@ -599,7 +599,7 @@ impl Decoder {
             let half = &mut st.halves[idx(dir)];
             while !half.waiting.is_empty() {
                 half.skip_hole(&mut self.stats);
-                cut(half, dir, &mut st.conn, time, &opts, &mut self.stats, &mut count);
+                cut(half, dir, &mut st.conn, time, opts, &mut self.stats, &mut count);
             }
             self.stats.incomplete_bytes += half.buf.len() as u64;
         }
