@@ -293,6 +293,23 @@ fn select(c: &str, a: &str, b: &str) -> String {
     }
 }
 
+/// Whether a condition from [`cond`] tests the version (it is not a constant).
+fn varies(c: &str) -> bool {
+    c != "true" && c != "false"
+}
+
+/// Whether the code that reads, skips, sizes or writes field `x` refers to the version `v`:
+/// arrays and structs pass it on, and a compact or nullable encoding that differs between
+/// versions tests it. Fixed-width fields never do.
+fn field_uses_v(m: &Message, x: &F, tagged: bool) -> bool {
+    let (compact, nullable) = encoding(m, x, tagged);
+    match &x.f.ty {
+        t if fixed_width(t).is_some() => false,
+        Type::Array(_) | Type::Struct(_) => true,
+        _ => varies(&compact) || (x.opt && varies(&nullable)),
+    }
+}
+
 /// `a && b` for two conditions, where `"true"` and `"false"` are the constants `cond` returns.
 fn and(a: &str, b: &str) -> String {
     let wrap = |e: &str| {
@@ -657,7 +674,13 @@ pub fn json_name(name: &str) -> String {
 }
 
 fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)], bases: &[u16]) {
-    o.push_str("\n/// The field-level schema of this module's structs, for generic walkers.\npub mod schema {\n    #[allow(unused_imports)]\n    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};\n");
+    o.push_str("\n/// The field-level schema of this module's structs, for generic walkers.\npub mod schema {\n");
+    // Every field's entry names its kind and default; a module with no fields needs neither.
+    if all.iter().any(|(_, _, fields)| !fields.is_empty()) {
+        o.push_str("    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};\n");
+    } else {
+        o.push_str("    use crate::rt::reflect::StructDesc;\n");
+    }
     for ((name, _, fields), base) in all.iter().zip(bases) {
         let _ = writeln!(
             o,
@@ -716,7 +739,16 @@ fn from_view_expr(x: &F) -> String {
 
 fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]) {
     o.push_str("\n/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24\n/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged\n/// fields; converted from a view with `From`, encoded with the same checks.\n");
-    o.push_str("#[cfg(feature = \"alloc\")]\npub mod owned {\n    use crate::rt;\n    #[allow(unused_imports)]\n    use alloc::vec::Vec;\n");
+    o.push_str("#[cfg(feature = \"alloc\")]\npub mod owned {\n    use crate::rt;\n");
+    // Bytes, records and arrays that do not stay inline are `Vec`s.
+    let uses_vec = all.iter().flat_map(|(_, _, fields)| fields).any(|f| match &f.ty {
+        Type::Bytes | Type::Records => true,
+        t @ Type::Array(_) => inline_cap(t, all).is_none(),
+        _ => false,
+    });
+    if uses_vec {
+        o.push_str("    use alloc::vec::Vec;\n");
+    }
     for (name, prefix, fields) in all {
         let mut fs = facts(fields, prefix);
         for x in &mut fs {
@@ -852,7 +884,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     let known_mask: u64 = tagged.iter().fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
     let _ = writeln!(o, "impl<'a> rt::Struct<'a> for {name}<'a> {{");
     // read
-    let uses_v = |s: &str| s.contains('v');
+    let uses_v = varies;
     let mut body = String::new();
     let mut needs_v = false;
     // Runs of fixed-width fields present at the same versions are read with one bounds check
@@ -920,7 +952,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
             continue;
         }
         let e = read_expr(m, x, false);
-        needs_v |= uses_v(&c) || e.contains(", v,") || e.contains("(c, v)");
+        needs_v |= uses_v(&c) || field_uses_v(m, x, false);
         if c == "true" {
             let _ = writeln!(body, "        let {} = {e};", x.id);
         } else {
@@ -973,7 +1005,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
                 needs_v |= uses_v(&tc);
                 let e = read_expr(m, x, true);
-                needs_v |= e.contains(", v,") || e.contains("(c, v)");
+                needs_v |= field_uses_v(m, x, true);
                 let guard = if tc == "true" {
                     String::new()
                 } else {
@@ -1009,11 +1041,9 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     let sig_v = if needs_v { "v" } else { "_v" };
     let sig_c = "c";
     // Readers of structs with at most one level of structs below them are inlined into the
-    // array loops that call them, where most of a message's elements are (a called reader
-    // builds its whole view struct only for the loop to drop it); readers higher up are
-    // called. Inlining every level copies each subtree into every level above it: it more than
-    // doubled the release build of core, and inlining leaves alone cost AlterPartitionRequest
-    // v3 45% more parse instructions (README, "Build cost").
+    // array loops that call them, where most of a message's elements are; readers higher up
+    // are called, because inlining every level copies each subtree into every level above it
+    // (build time), and inlining leaves alone is slower.
     let attr = if inline { "    #[inline]\n" } else { "" };
     let _ = writeln!(
         o,
@@ -1052,6 +1082,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
 fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool) {
     let valid = m.valid;
     let mut body = String::new();
+    let mut uses_v = false;
     let mut i = 0;
     while i < fs.len() {
         let x = &fs[i];
@@ -1062,6 +1093,7 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
         }
         let run = fixed_run(fs, i, valid).map(|(_, run)| run);
         i += run.as_ref().map_or(1, |r| r.len());
+        uses_v |= varies(&c) || (run.is_none() && field_uses_v(m, x, false));
         let stmt = if let Some(run) = run {
             if run.len() == 1 {
                 format!("rt::read::{}(c, \"{}\")?;", prim_fn(&x.f.ty), x.path)
@@ -1110,6 +1142,7 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
     }
     let flex = cond(m.flexible, valid);
     if flex != "false" {
+        uses_v |= varies(&flex);
         let _ = writeln!(
             body,
             "        {}",
@@ -1118,10 +1151,15 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
     }
     let attr = if inline { "    #[inline]\n" } else { "" };
     o.push_str(attr);
-    o.push_str("    #[allow(unused_variables)]\n");
+    let v = if uses_v { "v" } else { "_v" };
+    if body.is_empty() {
+        // No field at any version and no tag section: nothing to read.
+        let _ = writeln!(o, "    fn check(_cur: &mut rt::Cursor<'a>, {v}: i16) -> Result<(), rt::DecodeError> {{\n        Ok(())\n    }}\n");
+        return;
+    }
     let _ = writeln!(
         o,
-        "    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {{"
+        "    fn check(cur: &mut rt::Cursor<'a>, {v}: i16) -> Result<(), rt::DecodeError> {{"
     );
     // A local copy of the cursor, kept in registers; handed back once every read succeeded.
     o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
@@ -1155,7 +1193,7 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
         if c == "false" {
             continue;
         }
-        needs_v |= c.contains('v');
+        needs_v |= varies(&c);
         if let Some(w) = fixed_width(&x.f.ty) {
             match &mut run {
                 Some((rc, n)) if *rc == c => *n += w,
@@ -1186,7 +1224,7 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
             }
             _ => unreachable!(),
         };
-        needs_v |= compact.contains('v') || nullable.contains('v');
+        needs_v |= field_uses_v(m, x, false);
         if c == "true" {
             let _ = writeln!(body, "        {e};");
         } else {
@@ -1196,7 +1234,7 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
     flush(&mut body, &mut run);
     let flex = cond(m.flexible, valid);
     if flex != "false" {
-        needs_v |= flex.contains('v');
+        needs_v |= varies(&flex);
         let skip = "rt::read::skip_tags(c)?";
         if flex == "true" {
             let _ = writeln!(body, "        {skip};");
@@ -1218,11 +1256,13 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
     let id = |x: &F| format!("fields::{}", path_const(&x.path));
     let tags_id = format!("fields::{}", path_const(&format!("{prefix}_tagged_fields")));
     let mut body = String::new();
+    let mut uses_v = false;
     for x in fs {
         let c = cond(x.f.versions.minus(x.f.tagged), valid);
         if c == "false" {
             continue;
         }
+        uses_v |= varies(&c) || field_uses_v(m, x, false);
         let st = visit_stmt(m, x, false, id(x));
         if c == "true" {
             let _ = writeln!(body, "        {st}");
@@ -1233,6 +1273,7 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
     let flex = cond(m.flexible, valid);
     let tf = format!("{prefix}_tagged_fields");
     if flex != "false" {
+        uses_v |= varies(&flex);
         if tagged.is_empty() {
             let _ = writeln!(
                 body,
@@ -1246,6 +1287,7 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
             for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
+                uses_v |= varies(&tc) || field_uses_v(m, x, true);
                 let guard = if tc == "true" {
                     String::new()
                 } else {
@@ -1270,8 +1312,13 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
     }
     let attr = if inline { "    #[inline]\n" } else { "" };
     o.push_str(attr);
-    o.push_str("    #[allow(unused_variables)]\n");
-    let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(cur: &mut rt::Cursor<'a>, v: i16, vis: &mut V) -> Result<(), rt::DecodeError> {{");
+    let v = if uses_v { "v" } else { "_v" };
+    if body.is_empty() {
+        // No field at any version and no tag section: nothing to visit.
+        let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(_cur: &mut rt::Cursor<'a>, {v}: i16, _vis: &mut V) -> Result<(), rt::DecodeError> {{\n        Ok(())\n    }}\n");
+        return;
+    }
+    let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(cur: &mut rt::Cursor<'a>, {v}: i16, vis: &mut V) -> Result<(), rt::DecodeError> {{");
     // A local copy of the cursor, kept in registers; handed back once every read succeeded.
     o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
     o.push_str(&body);
@@ -1332,7 +1379,7 @@ fn not_in_version(x: &F, valid: Versions, fail: &str) -> Option<(String, bool)> 
         and(&absent, &x.is_set()),
         x.path
     );
-    Some((st, anywhere.contains('v')))
+    Some((st, varies(&absent)))
 }
 
 /// The `size` and `write` functions (the same text for views and owned values; only the field
@@ -1341,26 +1388,31 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     let valid = m.valid;
     let flex = cond(m.flexible, valid);
     let flex_used = flex != "false";
-    let uses_v = |s: &str| s.contains('v');
+    let uses_v = varies;
     // size
     let mut sb = String::new();
     let mut sv = false;
     let mut fixed = 0usize;
+    // Whether a statement adds to `n` (else it is not `mut`).
+    let mut grows = flex_used;
     for x in fs {
         let present = x.f.versions.minus(x.f.tagged);
         let c = cond(present, valid);
         if c != "false" {
             let (e, w) = size_expr(m, x, false);
-            sv |= uses_v(&c) || e.contains(", v") || e.contains("(v)") || e.contains("&v");
+            sv |= uses_v(&c) || (w.is_none() && field_uses_v(m, x, false));
             match (w, c.as_str()) {
                 (Some(n), "true") => fixed += n,
                 (Some(n), _) => {
+                    grows = true;
                     let _ = writeln!(sb, "        if {c} {{ n += {n}; }}");
                 }
                 (None, "true") => {
+                    grows = true;
                     let _ = writeln!(sb, "        n += {e};");
                 }
                 (None, _) => {
+                    grows = true;
                     let _ = writeln!(sb, "        if {c} {{ n += {e}; }}");
                 }
             }
@@ -1379,7 +1431,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             let tc = cond(x.f.tagged, valid.and(m.flexible));
             sv |= uses_v(&tc);
             let (e, w) = size_expr(m, x, true);
-            sv |= e.contains(", v") || e.contains("(v)");
+            sv |= w.is_none() && field_uses_v(m, x, true);
             let e = w.map_or(e, |n| n.to_string());
             let t = x.f.tag.unwrap_or(0);
             let _ = writeln!(
@@ -1406,7 +1458,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
         "    fn size(&self, {}: i16) -> Result<usize, rt::EncodeError> {{",
         if sv { "v" } else { "_v" }
     );
-    let _ = writeln!(o, "        #[allow(unused_mut)]\n        let mut n: usize = {fixed};");
+    let _ = writeln!(o, "        let {}n: usize = {fixed};", if grows { "mut " } else { "" });
     o.push_str(&sb);
     o.push_str("        Ok(n)\n    }\n\n");
 
@@ -1452,7 +1504,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
         }
         last_run = None;
         let e = write_stmt(m, x, false);
-        wv |= uses_v(&c) || e.contains(", v") || e.contains("(v)") || e.contains("w, v");
+        wv |= uses_v(&c) || field_uses_v(m, x, false);
         if c == "true" {
             let _ = writeln!(wb, "        {e}");
         } else {
@@ -1508,13 +1560,13 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                 let t = x.f.tag.unwrap_or(0);
                 let id = x.id.trim_start_matches("r#");
                 let (se, sw) = size_expr(m, x, true);
-                wv |= se.contains(", v") || se.contains("(v)");
+                wv |= sw.is_none() && field_uses_v(m, x, true);
                 let se = sw.map_or_else(
                     || format!("w.ok({})", se.strip_suffix('?').unwrap_or(&se)),
                     |n| n.to_string(),
                 );
                 let ws = write_stmt(m, x, true);
-                wv |= ws.contains(", v") || ws.contains("(v)") || ws.contains("w, v");
+                wv |= field_uses_v(m, x, true);
                 let _ = writeln!(
                     wb,
                     "            w.unknown_tags_before(&mut unknown, {t});\n            if has_{id} {{\n                let s = {se};\n                w.uvarint({t}, \"{}\");\n                w.uvarint(s as u32, \"{}\");\n                {ws}\n            }}",
@@ -1794,13 +1846,13 @@ fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: 
     let _ = writeln!(o, "impl<'a> {enum_name}<'a> {{");
     let _ = writeln!(
         o,
-        "    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past\n    /// trailing bytes and returns them.\n    pub fn parse_with(key: {key_ty}, bytes: &'a [u8], version: i16, lenient: bool) -> Result<(Self, &'a [u8]), rt::DecodeError> {{\n        Ok(match key {{"
+        "    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the\n    /// bytes after the message are returned.\n    pub fn parse_with(key: {key_ty}, bytes: &'a [u8], version: i16, mode: rt::Mode) -> Result<(Self, &'a [u8]), rt::DecodeError> {{\n        Ok(match key {{"
     );
     for (v, p, _) in entries {
-        let _ = writeln!(o, "            {key_ty}::{v} => {{ let (m, r) = rt::parse_mode::<{p}<'a>>(bytes, version, lenient)?; (Self::{v}(m), r) }}");
+        let _ = writeln!(o, "            {key_ty}::{v} => {{ let (m, r) = rt::parse_mode::<{p}<'a>>(bytes, version, mode)?; (Self::{v}(m), r) }}");
     }
     o.push_str("        })\n    }\n\n");
-    let _ = writeln!(o, "    /// Parses `bytes` strictly as the message for `key` at `version`.\n    pub fn parse(key: {key_ty}, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {{\n        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)\n    }}\n");
+    let _ = writeln!(o, "    /// Parses `bytes` strictly as the message for `key` at `version`.\n    pub fn parse(key: {key_ty}, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {{\n        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)\n    }}\n");
     let _ = writeln!(
         o,
         "    /// The key of the message held.\n    pub fn key(&self) -> {key_ty} {{\n        match self {{"

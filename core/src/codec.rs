@@ -364,16 +364,23 @@ pub fn transcode<'a, M: Message<'a>>(input: &'a [u8], from: i16, out: &mut [u8],
     Ok(m.encode_to_slice(out, to)?)
 }
 
-/// Parses strictly (`lenient == false`: trailing bytes are an error) or leniently (they are
-/// returned). Used by the generated dispatch.
-pub fn parse_mode<'a, M: Message<'a>>(
-    bytes: &'a [u8],
-    version: i16,
-    lenient: bool,
-) -> Result<(M, &'a [u8]), DecodeError> {
-    if lenient {
-        M::parse_lenient(bytes, version)
-    } else {
-        M::parse(bytes, version).map(|m| (m, &bytes[bytes.len()..]))
+/// How a parse treats bytes after what it reads: messages, the dispatch enums, frames and
+/// record batches all take this one setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Bytes after the message (or a partial last record batch) are an error.
+    #[default]
+    Strict,
+    /// Bytes after the message are handed back (a frame's `trailing`); a partial last record
+    /// batch is reported as truncated, as a Fetch response may end.
+    Lenient,
+}
+
+/// Parses in `mode`: strictly (trailing bytes are an error, and the rest returned is empty) or
+/// leniently (the bytes after the message are returned). Used by the generated dispatch.
+pub fn parse_mode<'a, M: Message<'a>>(bytes: &'a [u8], version: i16, mode: Mode) -> Result<(M, &'a [u8]), DecodeError> {
+    match mode {
+        Mode::Lenient => M::parse_lenient(bytes, version),
+        Mode::Strict => M::parse(bytes, version).map(|m| (m, &bytes[bytes.len()..])),
     }
 }

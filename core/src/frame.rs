@@ -15,15 +15,7 @@ use crate::generated::messages::{RequestHeader, ResponseHeader};
 use crate::read;
 use crate::write::Sink;
 
-/// How a frame parse treats bytes after the body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Mode {
-    /// Bytes after the body are an error.
-    #[default]
-    Strict,
-    /// Bytes after the body are returned in the frame's `trailing` field.
-    Lenient,
-}
+pub use crate::codec::Mode;
 
 /// Splits one size-prefixed frame off the front of `input` ([`crate::nom::size_prefixed`]),
 /// returning `(frame payload, rest)`. A negative size is an error; a payload shorter than the
@@ -119,8 +111,7 @@ pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, Dec
     let header_version = api_key.request_header_version(version);
     let (header, body_bytes) = RequestHeader::parse_lenient(payload, header_version)?;
     let base = payload.len() - body_bytes.len();
-    let (body, trailing) =
-        RequestBody::parse_with(api_key, body_bytes, version, mode == Mode::Lenient).map_err(|e| e.shifted(base))?;
+    let (body, trailing) = RequestBody::parse_with(api_key, body_bytes, version, mode).map_err(|e| e.shifted(base))?;
     let header_bytes = &payload[..base];
     let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
     Ok(RequestFrame {
@@ -182,7 +173,7 @@ pub fn parse_response(
         ));
     }
     let f = response_parts(payload, api_key.response_header_version(version), |b| {
-        ResponseBody::parse_with(api_key, b, version, mode == Mode::Lenient)
+        ResponseBody::parse_with(api_key, b, version, mode)
     })?;
     let TypedResponseFrame {
         header_version,
@@ -265,7 +256,7 @@ pub fn parse_response_to<'a, 'b, R: Request<'a>>(
         ));
     }
     response_parts(payload, R::response_header_version(version), |b| {
-        crate::codec::parse_mode::<R::Response<'b>>(b, version, mode == Mode::Lenient)
+        crate::codec::parse_mode::<R::Response<'b>>(b, version, mode)
     })
 }
 

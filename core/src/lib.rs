@@ -67,7 +67,7 @@ mod write;
 
 #[cfg(feature = "arbitrary")]
 pub use arbitrary_impl::{arbitrary_bytes, ArbitraryAt};
-pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
+pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct};
 #[cfg(feature = "defmt")]
 pub use defmt_impls::FormatElem;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnknownKey};
@@ -88,7 +88,7 @@ pub use uuid::Uuid;
 
 /// What generated code refers to, in one place.
 mod rt {
-    pub(crate) use crate::codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
+    pub(crate) use crate::codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct};
     #[cfg(feature = "defmt")]
     pub(crate) use crate::defmt_impls as defmt_fmt;
     pub(crate) use crate::error::{DecodeError, EncodeError, UnknownKey};

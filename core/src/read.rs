@@ -68,11 +68,9 @@ impl<'a> Cursor<'a> {
         self.rest = f.rest;
         self.odd = f.odd;
     }
-    /// Takes the position of a cursor that read on from here, and ors its flag in. For a fork
-    /// this gives what [`Cursor::join`] gives, yet both stay (measured on the MetadataResponse
-    /// v13 parse, 106,070 Ir): an or in every generated reader's `join` was part of a change
-    /// that cost 10%, and keeping `join` a store while the out-of-line tag paths forked
-    /// instead of starting a new cursor cost 7%.
+    /// Takes the position of a cursor that read on from here, and ors its flag in. Kept apart
+    /// from [`Cursor::join`], a plain store, because the or is measurably slower on the hot
+    /// path of every generated reader (`benches/`).
     #[inline(always)]
     pub(crate) fn join_at(&mut self, f: Cursor<'a>) {
         self.rest = f.rest;
@@ -309,8 +307,7 @@ pub(crate) fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32,
 
 /// The varint's value, its length, and whether it is non-canonical. Takes the bytes by value:
 /// a cursor passed by reference to a function that is not inlined lives in memory in the
-/// caller, and every field read then stores it back (measured: 6 of the 25 instructions per
-/// element of AlterPartitionRequest's innermost array).
+/// caller, and every field read would then store it back.
 #[inline(never)]
 fn uvarint_slow(start: &[u8], f: &'static str) -> Result<(u32, usize, bool), DecodeError> {
     let mut value: u32 = 0;
@@ -476,9 +473,8 @@ pub(crate) fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -
 
 /// The element count of an array that may be null at this version, checked against the bytes
 /// that remain (every element takes at least one byte); a null array returns `$null` from the
-/// calling function. A macro rather than a function: as a function returning
-/// `Result<Option<usize>, _>` it cost the parse 6% (MetadataResponse v13, callgrind), though
-/// inlined.
+/// calling function. A macro rather than a function: a function returning
+/// `Result<Option<usize>, _>` costs the parse measurably more, even inlined.
 macro_rules! array_count {
     ($c:expr, $compact:expr, $nullable:expr, $f:expr, $null:expr) => {{
         let at: &[u8] = $c.rest();
@@ -575,8 +571,8 @@ pub(crate) fn check_array<'a, T: Elem<'a>>(
     f: &'static str,
 ) -> Result<(), DecodeError> {
     let n = array_count!(c, compact, nullable, f, Ok(()));
-    // The same fixed-width branch as `opt_array`'s, written out: as one shared
-    // `#[inline(always)]` helper it cost the MetadataResponse v13 parse 4.6% more instructions.
+    // The same fixed-width branch as `opt_array`'s, written out: a shared helper costs the parse
+    // more instructions, even `#[inline(always)]`.
     if let Some(w) = T::WIDTH {
         let bytes = take(c, n.saturating_mul(w), f)?;
         if !T::COPY_WIRE && bytes.iter().any(|&b| b > 1) {

@@ -347,6 +347,15 @@ impl<'a> Batches<'a> {
         }
     }
 
+    /// Batches in `input` read in `mode`: [`Mode::Strict`](crate::Mode::Strict) is
+    /// [`Batches::strict`], [`Mode::Lenient`](crate::Mode::Lenient) is [`Batches::new`].
+    pub const fn with_mode(input: &'a [u8], mode: crate::Mode) -> Self {
+        match mode {
+            crate::Mode::Strict => Self::strict(input),
+            crate::Mode::Lenient => Self::new(input),
+        }
+    }
+
     /// Turns CRC verification on (the default) or off. It is always off under `cfg(fuzzing)`.
     pub const fn verify_crc(mut self, on: bool) -> Self {
         self.verify_crc = on;

@@ -2304,411 +2304,406 @@ pub enum RequestBody<'a> {
 }
 
 impl<'a> RequestBody<'a> {
-    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past
-    /// trailing bytes and returns them.
+    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
+    /// bytes after the message are returned.
     pub fn parse_with(
         key: ApiKey,
         bytes: &'a [u8],
         version: i16,
-        lenient: bool,
+        mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
         Ok(match key {
             ApiKey::Produce => {
-                let (m, r) = rt::parse_mode::<messages::ProduceRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ProduceRequest<'a>>(bytes, version, mode)?;
                 (Self::Produce(m), r)
             }
             ApiKey::Fetch => {
-                let (m, r) = rt::parse_mode::<messages::FetchRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::FetchRequest<'a>>(bytes, version, mode)?;
                 (Self::Fetch(m), r)
             }
             ApiKey::ListOffsets => {
-                let (m, r) = rt::parse_mode::<messages::ListOffsetsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ListOffsetsRequest<'a>>(bytes, version, mode)?;
                 (Self::ListOffsets(m), r)
             }
             ApiKey::Metadata => {
-                let (m, r) = rt::parse_mode::<messages::MetadataRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::MetadataRequest<'a>>(bytes, version, mode)?;
                 (Self::Metadata(m), r)
             }
             ApiKey::LeaderAndIsr => {
-                let (m, r) = rt::parse_mode::<messages::LeaderAndIsrRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::LeaderAndIsrRequest<'a>>(bytes, version, mode)?;
                 (Self::LeaderAndIsr(m), r)
             }
             ApiKey::StopReplica => {
-                let (m, r) = rt::parse_mode::<messages::StopReplicaRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::StopReplicaRequest<'a>>(bytes, version, mode)?;
                 (Self::StopReplica(m), r)
             }
             ApiKey::UpdateMetadata => {
-                let (m, r) = rt::parse_mode::<messages::UpdateMetadataRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::UpdateMetadataRequest<'a>>(bytes, version, mode)?;
                 (Self::UpdateMetadata(m), r)
             }
             ApiKey::ControlledShutdown => {
-                let (m, r) = rt::parse_mode::<messages::ControlledShutdownRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ControlledShutdownRequest<'a>>(bytes, version, mode)?;
                 (Self::ControlledShutdown(m), r)
             }
             ApiKey::OffsetCommit => {
-                let (m, r) = rt::parse_mode::<messages::OffsetCommitRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::OffsetCommitRequest<'a>>(bytes, version, mode)?;
                 (Self::OffsetCommit(m), r)
             }
             ApiKey::OffsetFetch => {
-                let (m, r) = rt::parse_mode::<messages::OffsetFetchRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::OffsetFetchRequest<'a>>(bytes, version, mode)?;
                 (Self::OffsetFetch(m), r)
             }
             ApiKey::FindCoordinator => {
-                let (m, r) = rt::parse_mode::<messages::FindCoordinatorRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::FindCoordinatorRequest<'a>>(bytes, version, mode)?;
                 (Self::FindCoordinator(m), r)
             }
             ApiKey::JoinGroup => {
-                let (m, r) = rt::parse_mode::<messages::JoinGroupRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::JoinGroupRequest<'a>>(bytes, version, mode)?;
                 (Self::JoinGroup(m), r)
             }
             ApiKey::Heartbeat => {
-                let (m, r) = rt::parse_mode::<messages::HeartbeatRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::HeartbeatRequest<'a>>(bytes, version, mode)?;
                 (Self::Heartbeat(m), r)
             }
             ApiKey::LeaveGroup => {
-                let (m, r) = rt::parse_mode::<messages::LeaveGroupRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::LeaveGroupRequest<'a>>(bytes, version, mode)?;
                 (Self::LeaveGroup(m), r)
             }
             ApiKey::SyncGroup => {
-                let (m, r) = rt::parse_mode::<messages::SyncGroupRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::SyncGroupRequest<'a>>(bytes, version, mode)?;
                 (Self::SyncGroup(m), r)
             }
             ApiKey::DescribeGroups => {
-                let (m, r) = rt::parse_mode::<messages::DescribeGroupsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeGroupsRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeGroups(m), r)
             }
             ApiKey::ListGroups => {
-                let (m, r) = rt::parse_mode::<messages::ListGroupsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ListGroupsRequest<'a>>(bytes, version, mode)?;
                 (Self::ListGroups(m), r)
             }
             ApiKey::SaslHandshake => {
-                let (m, r) = rt::parse_mode::<messages::SaslHandshakeRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::SaslHandshakeRequest<'a>>(bytes, version, mode)?;
                 (Self::SaslHandshake(m), r)
             }
             ApiKey::ApiVersions => {
-                let (m, r) = rt::parse_mode::<messages::ApiVersionsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ApiVersionsRequest<'a>>(bytes, version, mode)?;
                 (Self::ApiVersions(m), r)
             }
             ApiKey::CreateTopics => {
-                let (m, r) = rt::parse_mode::<messages::CreateTopicsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::CreateTopicsRequest<'a>>(bytes, version, mode)?;
                 (Self::CreateTopics(m), r)
             }
             ApiKey::DeleteTopics => {
-                let (m, r) = rt::parse_mode::<messages::DeleteTopicsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteTopicsRequest<'a>>(bytes, version, mode)?;
                 (Self::DeleteTopics(m), r)
             }
             ApiKey::DeleteRecords => {
-                let (m, r) = rt::parse_mode::<messages::DeleteRecordsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteRecordsRequest<'a>>(bytes, version, mode)?;
                 (Self::DeleteRecords(m), r)
             }
             ApiKey::InitProducerId => {
-                let (m, r) = rt::parse_mode::<messages::InitProducerIdRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::InitProducerIdRequest<'a>>(bytes, version, mode)?;
                 (Self::InitProducerId(m), r)
             }
             ApiKey::OffsetForLeaderEpoch => {
-                let (m, r) = rt::parse_mode::<messages::OffsetForLeaderEpochRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::OffsetForLeaderEpochRequest<'a>>(bytes, version, mode)?;
                 (Self::OffsetForLeaderEpoch(m), r)
             }
             ApiKey::AddPartitionsToTxn => {
-                let (m, r) = rt::parse_mode::<messages::AddPartitionsToTxnRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AddPartitionsToTxnRequest<'a>>(bytes, version, mode)?;
                 (Self::AddPartitionsToTxn(m), r)
             }
             ApiKey::AddOffsetsToTxn => {
-                let (m, r) = rt::parse_mode::<messages::AddOffsetsToTxnRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AddOffsetsToTxnRequest<'a>>(bytes, version, mode)?;
                 (Self::AddOffsetsToTxn(m), r)
             }
             ApiKey::EndTxn => {
-                let (m, r) = rt::parse_mode::<messages::EndTxnRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::EndTxnRequest<'a>>(bytes, version, mode)?;
                 (Self::EndTxn(m), r)
             }
             ApiKey::WriteTxnMarkers => {
-                let (m, r) = rt::parse_mode::<messages::WriteTxnMarkersRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::WriteTxnMarkersRequest<'a>>(bytes, version, mode)?;
                 (Self::WriteTxnMarkers(m), r)
             }
             ApiKey::TxnOffsetCommit => {
-                let (m, r) = rt::parse_mode::<messages::TxnOffsetCommitRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::TxnOffsetCommitRequest<'a>>(bytes, version, mode)?;
                 (Self::TxnOffsetCommit(m), r)
             }
             ApiKey::DescribeAcls => {
-                let (m, r) = rt::parse_mode::<messages::DescribeAclsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeAclsRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeAcls(m), r)
             }
             ApiKey::CreateAcls => {
-                let (m, r) = rt::parse_mode::<messages::CreateAclsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::CreateAclsRequest<'a>>(bytes, version, mode)?;
                 (Self::CreateAcls(m), r)
             }
             ApiKey::DeleteAcls => {
-                let (m, r) = rt::parse_mode::<messages::DeleteAclsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteAclsRequest<'a>>(bytes, version, mode)?;
                 (Self::DeleteAcls(m), r)
             }
             ApiKey::DescribeConfigs => {
-                let (m, r) = rt::parse_mode::<messages::DescribeConfigsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeConfigsRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeConfigs(m), r)
             }
             ApiKey::AlterConfigs => {
-                let (m, r) = rt::parse_mode::<messages::AlterConfigsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterConfigsRequest<'a>>(bytes, version, mode)?;
                 (Self::AlterConfigs(m), r)
             }
             ApiKey::AlterReplicaLogDirs => {
-                let (m, r) = rt::parse_mode::<messages::AlterReplicaLogDirsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterReplicaLogDirsRequest<'a>>(bytes, version, mode)?;
                 (Self::AlterReplicaLogDirs(m), r)
             }
             ApiKey::DescribeLogDirs => {
-                let (m, r) = rt::parse_mode::<messages::DescribeLogDirsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeLogDirsRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeLogDirs(m), r)
             }
             ApiKey::SaslAuthenticate => {
-                let (m, r) = rt::parse_mode::<messages::SaslAuthenticateRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::SaslAuthenticateRequest<'a>>(bytes, version, mode)?;
                 (Self::SaslAuthenticate(m), r)
             }
             ApiKey::CreatePartitions => {
-                let (m, r) = rt::parse_mode::<messages::CreatePartitionsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::CreatePartitionsRequest<'a>>(bytes, version, mode)?;
                 (Self::CreatePartitions(m), r)
             }
             ApiKey::CreateDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::CreateDelegationTokenRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::CreateDelegationTokenRequest<'a>>(bytes, version, mode)?;
                 (Self::CreateDelegationToken(m), r)
             }
             ApiKey::RenewDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::RenewDelegationTokenRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::RenewDelegationTokenRequest<'a>>(bytes, version, mode)?;
                 (Self::RenewDelegationToken(m), r)
             }
             ApiKey::ExpireDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::ExpireDelegationTokenRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ExpireDelegationTokenRequest<'a>>(bytes, version, mode)?;
                 (Self::ExpireDelegationToken(m), r)
             }
             ApiKey::DescribeDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::DescribeDelegationTokenRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeDelegationTokenRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeDelegationToken(m), r)
             }
             ApiKey::DeleteGroups => {
-                let (m, r) = rt::parse_mode::<messages::DeleteGroupsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteGroupsRequest<'a>>(bytes, version, mode)?;
                 (Self::DeleteGroups(m), r)
             }
             ApiKey::ElectLeaders => {
-                let (m, r) = rt::parse_mode::<messages::ElectLeadersRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ElectLeadersRequest<'a>>(bytes, version, mode)?;
                 (Self::ElectLeaders(m), r)
             }
             ApiKey::IncrementalAlterConfigs => {
-                let (m, r) = rt::parse_mode::<messages::IncrementalAlterConfigsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::IncrementalAlterConfigsRequest<'a>>(bytes, version, mode)?;
                 (Self::IncrementalAlterConfigs(m), r)
             }
             ApiKey::AlterPartitionReassignments => {
-                let (m, r) =
-                    rt::parse_mode::<messages::AlterPartitionReassignmentsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterPartitionReassignmentsRequest<'a>>(bytes, version, mode)?;
                 (Self::AlterPartitionReassignments(m), r)
             }
             ApiKey::ListPartitionReassignments => {
-                let (m, r) =
-                    rt::parse_mode::<messages::ListPartitionReassignmentsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ListPartitionReassignmentsRequest<'a>>(bytes, version, mode)?;
                 (Self::ListPartitionReassignments(m), r)
             }
             ApiKey::OffsetDelete => {
-                let (m, r) = rt::parse_mode::<messages::OffsetDeleteRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::OffsetDeleteRequest<'a>>(bytes, version, mode)?;
                 (Self::OffsetDelete(m), r)
             }
             ApiKey::DescribeClientQuotas => {
-                let (m, r) = rt::parse_mode::<messages::DescribeClientQuotasRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeClientQuotasRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeClientQuotas(m), r)
             }
             ApiKey::AlterClientQuotas => {
-                let (m, r) = rt::parse_mode::<messages::AlterClientQuotasRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterClientQuotasRequest<'a>>(bytes, version, mode)?;
                 (Self::AlterClientQuotas(m), r)
             }
             ApiKey::DescribeUserScramCredentials => {
-                let (m, r) =
-                    rt::parse_mode::<messages::DescribeUserScramCredentialsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeUserScramCredentialsRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeUserScramCredentials(m), r)
             }
             ApiKey::AlterUserScramCredentials => {
-                let (m, r) = rt::parse_mode::<messages::AlterUserScramCredentialsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterUserScramCredentialsRequest<'a>>(bytes, version, mode)?;
                 (Self::AlterUserScramCredentials(m), r)
             }
             ApiKey::Vote => {
-                let (m, r) = rt::parse_mode::<messages::VoteRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::VoteRequest<'a>>(bytes, version, mode)?;
                 (Self::Vote(m), r)
             }
             ApiKey::BeginQuorumEpoch => {
-                let (m, r) = rt::parse_mode::<messages::BeginQuorumEpochRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::BeginQuorumEpochRequest<'a>>(bytes, version, mode)?;
                 (Self::BeginQuorumEpoch(m), r)
             }
             ApiKey::EndQuorumEpoch => {
-                let (m, r) = rt::parse_mode::<messages::EndQuorumEpochRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::EndQuorumEpochRequest<'a>>(bytes, version, mode)?;
                 (Self::EndQuorumEpoch(m), r)
             }
             ApiKey::DescribeQuorum => {
-                let (m, r) = rt::parse_mode::<messages::DescribeQuorumRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeQuorumRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeQuorum(m), r)
             }
             ApiKey::AlterPartition => {
-                let (m, r) = rt::parse_mode::<messages::AlterPartitionRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterPartitionRequest<'a>>(bytes, version, mode)?;
                 (Self::AlterPartition(m), r)
             }
             ApiKey::UpdateFeatures => {
-                let (m, r) = rt::parse_mode::<messages::UpdateFeaturesRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::UpdateFeaturesRequest<'a>>(bytes, version, mode)?;
                 (Self::UpdateFeatures(m), r)
             }
             ApiKey::Envelope => {
-                let (m, r) = rt::parse_mode::<messages::EnvelopeRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::EnvelopeRequest<'a>>(bytes, version, mode)?;
                 (Self::Envelope(m), r)
             }
             ApiKey::FetchSnapshot => {
-                let (m, r) = rt::parse_mode::<messages::FetchSnapshotRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::FetchSnapshotRequest<'a>>(bytes, version, mode)?;
                 (Self::FetchSnapshot(m), r)
             }
             ApiKey::DescribeCluster => {
-                let (m, r) = rt::parse_mode::<messages::DescribeClusterRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeClusterRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeCluster(m), r)
             }
             ApiKey::DescribeProducers => {
-                let (m, r) = rt::parse_mode::<messages::DescribeProducersRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeProducersRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeProducers(m), r)
             }
             ApiKey::BrokerRegistration => {
-                let (m, r) = rt::parse_mode::<messages::BrokerRegistrationRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::BrokerRegistrationRequest<'a>>(bytes, version, mode)?;
                 (Self::BrokerRegistration(m), r)
             }
             ApiKey::BrokerHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::BrokerHeartbeatRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::BrokerHeartbeatRequest<'a>>(bytes, version, mode)?;
                 (Self::BrokerHeartbeat(m), r)
             }
             ApiKey::UnregisterBroker => {
-                let (m, r) = rt::parse_mode::<messages::UnregisterBrokerRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::UnregisterBrokerRequest<'a>>(bytes, version, mode)?;
                 (Self::UnregisterBroker(m), r)
             }
             ApiKey::DescribeTransactions => {
-                let (m, r) = rt::parse_mode::<messages::DescribeTransactionsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeTransactionsRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeTransactions(m), r)
             }
             ApiKey::ListTransactions => {
-                let (m, r) = rt::parse_mode::<messages::ListTransactionsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ListTransactionsRequest<'a>>(bytes, version, mode)?;
                 (Self::ListTransactions(m), r)
             }
             ApiKey::AllocateProducerIds => {
-                let (m, r) = rt::parse_mode::<messages::AllocateProducerIdsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AllocateProducerIdsRequest<'a>>(bytes, version, mode)?;
                 (Self::AllocateProducerIds(m), r)
             }
             ApiKey::ConsumerGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::ConsumerGroupHeartbeatRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ConsumerGroupHeartbeatRequest<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupHeartbeat(m), r)
             }
             ApiKey::ConsumerGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::ConsumerGroupDescribeRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ConsumerGroupDescribeRequest<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupDescribe(m), r)
             }
             ApiKey::ControllerRegistration => {
-                let (m, r) = rt::parse_mode::<messages::ControllerRegistrationRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ControllerRegistrationRequest<'a>>(bytes, version, mode)?;
                 (Self::ControllerRegistration(m), r)
             }
             ApiKey::GetTelemetrySubscriptions => {
-                let (m, r) = rt::parse_mode::<messages::GetTelemetrySubscriptionsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::GetTelemetrySubscriptionsRequest<'a>>(bytes, version, mode)?;
                 (Self::GetTelemetrySubscriptions(m), r)
             }
             ApiKey::PushTelemetry => {
-                let (m, r) = rt::parse_mode::<messages::PushTelemetryRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::PushTelemetryRequest<'a>>(bytes, version, mode)?;
                 (Self::PushTelemetry(m), r)
             }
             ApiKey::AssignReplicasToDirs => {
-                let (m, r) = rt::parse_mode::<messages::AssignReplicasToDirsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AssignReplicasToDirsRequest<'a>>(bytes, version, mode)?;
                 (Self::AssignReplicasToDirs(m), r)
             }
             ApiKey::ListConfigResources => {
-                let (m, r) = rt::parse_mode::<messages::ListConfigResourcesRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ListConfigResourcesRequest<'a>>(bytes, version, mode)?;
                 (Self::ListConfigResources(m), r)
             }
             ApiKey::DescribeTopicPartitions => {
-                let (m, r) = rt::parse_mode::<messages::DescribeTopicPartitionsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeTopicPartitionsRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeTopicPartitions(m), r)
             }
             ApiKey::ShareGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::ShareGroupHeartbeatRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ShareGroupHeartbeatRequest<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupHeartbeat(m), r)
             }
             ApiKey::ShareGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::ShareGroupDescribeRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ShareGroupDescribeRequest<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupDescribe(m), r)
             }
             ApiKey::ShareFetch => {
-                let (m, r) = rt::parse_mode::<messages::ShareFetchRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ShareFetchRequest<'a>>(bytes, version, mode)?;
                 (Self::ShareFetch(m), r)
             }
             ApiKey::ShareAcknowledge => {
-                let (m, r) = rt::parse_mode::<messages::ShareAcknowledgeRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ShareAcknowledgeRequest<'a>>(bytes, version, mode)?;
                 (Self::ShareAcknowledge(m), r)
             }
             ApiKey::AddRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::AddRaftVoterRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AddRaftVoterRequest<'a>>(bytes, version, mode)?;
                 (Self::AddRaftVoter(m), r)
             }
             ApiKey::RemoveRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::RemoveRaftVoterRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::RemoveRaftVoterRequest<'a>>(bytes, version, mode)?;
                 (Self::RemoveRaftVoter(m), r)
             }
             ApiKey::UpdateRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::UpdateRaftVoterRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::UpdateRaftVoterRequest<'a>>(bytes, version, mode)?;
                 (Self::UpdateRaftVoter(m), r)
             }
             ApiKey::InitializeShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::InitializeShareGroupStateRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::InitializeShareGroupStateRequest<'a>>(bytes, version, mode)?;
                 (Self::InitializeShareGroupState(m), r)
             }
             ApiKey::ReadShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::ReadShareGroupStateRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ReadShareGroupStateRequest<'a>>(bytes, version, mode)?;
                 (Self::ReadShareGroupState(m), r)
             }
             ApiKey::WriteShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::WriteShareGroupStateRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::WriteShareGroupStateRequest<'a>>(bytes, version, mode)?;
                 (Self::WriteShareGroupState(m), r)
             }
             ApiKey::DeleteShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupStateRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupStateRequest<'a>>(bytes, version, mode)?;
                 (Self::DeleteShareGroupState(m), r)
             }
             ApiKey::ReadShareGroupStateSummary => {
-                let (m, r) =
-                    rt::parse_mode::<messages::ReadShareGroupStateSummaryRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ReadShareGroupStateSummaryRequest<'a>>(bytes, version, mode)?;
                 (Self::ReadShareGroupStateSummary(m), r)
             }
             ApiKey::StreamsGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::StreamsGroupHeartbeatRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::StreamsGroupHeartbeatRequest<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupHeartbeat(m), r)
             }
             ApiKey::StreamsGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::StreamsGroupDescribeRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::StreamsGroupDescribeRequest<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupDescribe(m), r)
             }
             ApiKey::DescribeShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::DescribeShareGroupOffsetsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeShareGroupOffsetsRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeShareGroupOffsets(m), r)
             }
             ApiKey::AlterShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::AlterShareGroupOffsetsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterShareGroupOffsetsRequest<'a>>(bytes, version, mode)?;
                 (Self::AlterShareGroupOffsets(m), r)
             }
             ApiKey::DeleteShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupOffsetsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupOffsetsRequest<'a>>(bytes, version, mode)?;
                 (Self::DeleteShareGroupOffsets(m), r)
             }
             ApiKey::StreamsGroupTopologyDescriptionUpdate => {
-                let (m, r) = rt::parse_mode::<messages::StreamsGroupTopologyDescriptionUpdateRequest<'a>>(
-                    bytes, version, lenient,
-                )?;
+                let (m, r) =
+                    rt::parse_mode::<messages::StreamsGroupTopologyDescriptionUpdateRequest<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupTopologyDescriptionUpdate(m), r)
             }
             ApiKey::UnregisterController => {
-                let (m, r) = rt::parse_mode::<messages::UnregisterControllerRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::UnregisterControllerRequest<'a>>(bytes, version, mode)?;
                 (Self::UnregisterController(m), r)
             }
             ApiKey::DescribeMirrors => {
-                let (m, r) = rt::parse_mode::<messages::DescribeMirrorsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeMirrorsRequest<'a>>(bytes, version, mode)?;
                 (Self::DescribeMirrors(m), r)
             }
             ApiKey::BumpLeaderEpochs => {
-                let (m, r) = rt::parse_mode::<messages::BumpLeaderEpochsRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::BumpLeaderEpochsRequest<'a>>(bytes, version, mode)?;
                 (Self::BumpLeaderEpochs(m), r)
             }
             ApiKey::ReadMirrorStates => {
-                let (m, r) = rt::parse_mode::<messages::ReadMirrorStatesRequest<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ReadMirrorStatesRequest<'a>>(bytes, version, mode)?;
                 (Self::ReadMirrorStates(m), r)
             }
         })
@@ -2716,7 +2711,7 @@ impl<'a> RequestBody<'a> {
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
     pub fn parse(key: ApiKey, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
-        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)
+        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
@@ -3487,415 +3482,408 @@ pub enum ResponseBody<'a> {
 }
 
 impl<'a> ResponseBody<'a> {
-    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past
-    /// trailing bytes and returns them.
+    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
+    /// bytes after the message are returned.
     pub fn parse_with(
         key: ApiKey,
         bytes: &'a [u8],
         version: i16,
-        lenient: bool,
+        mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
         Ok(match key {
             ApiKey::Produce => {
-                let (m, r) = rt::parse_mode::<messages::ProduceResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ProduceResponse<'a>>(bytes, version, mode)?;
                 (Self::Produce(m), r)
             }
             ApiKey::Fetch => {
-                let (m, r) = rt::parse_mode::<messages::FetchResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::FetchResponse<'a>>(bytes, version, mode)?;
                 (Self::Fetch(m), r)
             }
             ApiKey::ListOffsets => {
-                let (m, r) = rt::parse_mode::<messages::ListOffsetsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ListOffsetsResponse<'a>>(bytes, version, mode)?;
                 (Self::ListOffsets(m), r)
             }
             ApiKey::Metadata => {
-                let (m, r) = rt::parse_mode::<messages::MetadataResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::MetadataResponse<'a>>(bytes, version, mode)?;
                 (Self::Metadata(m), r)
             }
             ApiKey::LeaderAndIsr => {
-                let (m, r) = rt::parse_mode::<messages::LeaderAndIsrResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::LeaderAndIsrResponse<'a>>(bytes, version, mode)?;
                 (Self::LeaderAndIsr(m), r)
             }
             ApiKey::StopReplica => {
-                let (m, r) = rt::parse_mode::<messages::StopReplicaResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::StopReplicaResponse<'a>>(bytes, version, mode)?;
                 (Self::StopReplica(m), r)
             }
             ApiKey::UpdateMetadata => {
-                let (m, r) = rt::parse_mode::<messages::UpdateMetadataResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::UpdateMetadataResponse<'a>>(bytes, version, mode)?;
                 (Self::UpdateMetadata(m), r)
             }
             ApiKey::ControlledShutdown => {
-                let (m, r) = rt::parse_mode::<messages::ControlledShutdownResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ControlledShutdownResponse<'a>>(bytes, version, mode)?;
                 (Self::ControlledShutdown(m), r)
             }
             ApiKey::OffsetCommit => {
-                let (m, r) = rt::parse_mode::<messages::OffsetCommitResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::OffsetCommitResponse<'a>>(bytes, version, mode)?;
                 (Self::OffsetCommit(m), r)
             }
             ApiKey::OffsetFetch => {
-                let (m, r) = rt::parse_mode::<messages::OffsetFetchResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::OffsetFetchResponse<'a>>(bytes, version, mode)?;
                 (Self::OffsetFetch(m), r)
             }
             ApiKey::FindCoordinator => {
-                let (m, r) = rt::parse_mode::<messages::FindCoordinatorResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::FindCoordinatorResponse<'a>>(bytes, version, mode)?;
                 (Self::FindCoordinator(m), r)
             }
             ApiKey::JoinGroup => {
-                let (m, r) = rt::parse_mode::<messages::JoinGroupResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::JoinGroupResponse<'a>>(bytes, version, mode)?;
                 (Self::JoinGroup(m), r)
             }
             ApiKey::Heartbeat => {
-                let (m, r) = rt::parse_mode::<messages::HeartbeatResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::HeartbeatResponse<'a>>(bytes, version, mode)?;
                 (Self::Heartbeat(m), r)
             }
             ApiKey::LeaveGroup => {
-                let (m, r) = rt::parse_mode::<messages::LeaveGroupResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::LeaveGroupResponse<'a>>(bytes, version, mode)?;
                 (Self::LeaveGroup(m), r)
             }
             ApiKey::SyncGroup => {
-                let (m, r) = rt::parse_mode::<messages::SyncGroupResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::SyncGroupResponse<'a>>(bytes, version, mode)?;
                 (Self::SyncGroup(m), r)
             }
             ApiKey::DescribeGroups => {
-                let (m, r) = rt::parse_mode::<messages::DescribeGroupsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeGroupsResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeGroups(m), r)
             }
             ApiKey::ListGroups => {
-                let (m, r) = rt::parse_mode::<messages::ListGroupsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ListGroupsResponse<'a>>(bytes, version, mode)?;
                 (Self::ListGroups(m), r)
             }
             ApiKey::SaslHandshake => {
-                let (m, r) = rt::parse_mode::<messages::SaslHandshakeResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::SaslHandshakeResponse<'a>>(bytes, version, mode)?;
                 (Self::SaslHandshake(m), r)
             }
             ApiKey::ApiVersions => {
-                let (m, r) = rt::parse_mode::<messages::ApiVersionsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ApiVersionsResponse<'a>>(bytes, version, mode)?;
                 (Self::ApiVersions(m), r)
             }
             ApiKey::CreateTopics => {
-                let (m, r) = rt::parse_mode::<messages::CreateTopicsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::CreateTopicsResponse<'a>>(bytes, version, mode)?;
                 (Self::CreateTopics(m), r)
             }
             ApiKey::DeleteTopics => {
-                let (m, r) = rt::parse_mode::<messages::DeleteTopicsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteTopicsResponse<'a>>(bytes, version, mode)?;
                 (Self::DeleteTopics(m), r)
             }
             ApiKey::DeleteRecords => {
-                let (m, r) = rt::parse_mode::<messages::DeleteRecordsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteRecordsResponse<'a>>(bytes, version, mode)?;
                 (Self::DeleteRecords(m), r)
             }
             ApiKey::InitProducerId => {
-                let (m, r) = rt::parse_mode::<messages::InitProducerIdResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::InitProducerIdResponse<'a>>(bytes, version, mode)?;
                 (Self::InitProducerId(m), r)
             }
             ApiKey::OffsetForLeaderEpoch => {
-                let (m, r) = rt::parse_mode::<messages::OffsetForLeaderEpochResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::OffsetForLeaderEpochResponse<'a>>(bytes, version, mode)?;
                 (Self::OffsetForLeaderEpoch(m), r)
             }
             ApiKey::AddPartitionsToTxn => {
-                let (m, r) = rt::parse_mode::<messages::AddPartitionsToTxnResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AddPartitionsToTxnResponse<'a>>(bytes, version, mode)?;
                 (Self::AddPartitionsToTxn(m), r)
             }
             ApiKey::AddOffsetsToTxn => {
-                let (m, r) = rt::parse_mode::<messages::AddOffsetsToTxnResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AddOffsetsToTxnResponse<'a>>(bytes, version, mode)?;
                 (Self::AddOffsetsToTxn(m), r)
             }
             ApiKey::EndTxn => {
-                let (m, r) = rt::parse_mode::<messages::EndTxnResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::EndTxnResponse<'a>>(bytes, version, mode)?;
                 (Self::EndTxn(m), r)
             }
             ApiKey::WriteTxnMarkers => {
-                let (m, r) = rt::parse_mode::<messages::WriteTxnMarkersResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::WriteTxnMarkersResponse<'a>>(bytes, version, mode)?;
                 (Self::WriteTxnMarkers(m), r)
             }
             ApiKey::TxnOffsetCommit => {
-                let (m, r) = rt::parse_mode::<messages::TxnOffsetCommitResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::TxnOffsetCommitResponse<'a>>(bytes, version, mode)?;
                 (Self::TxnOffsetCommit(m), r)
             }
             ApiKey::DescribeAcls => {
-                let (m, r) = rt::parse_mode::<messages::DescribeAclsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeAclsResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeAcls(m), r)
             }
             ApiKey::CreateAcls => {
-                let (m, r) = rt::parse_mode::<messages::CreateAclsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::CreateAclsResponse<'a>>(bytes, version, mode)?;
                 (Self::CreateAcls(m), r)
             }
             ApiKey::DeleteAcls => {
-                let (m, r) = rt::parse_mode::<messages::DeleteAclsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteAclsResponse<'a>>(bytes, version, mode)?;
                 (Self::DeleteAcls(m), r)
             }
             ApiKey::DescribeConfigs => {
-                let (m, r) = rt::parse_mode::<messages::DescribeConfigsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeConfigsResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeConfigs(m), r)
             }
             ApiKey::AlterConfigs => {
-                let (m, r) = rt::parse_mode::<messages::AlterConfigsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterConfigsResponse<'a>>(bytes, version, mode)?;
                 (Self::AlterConfigs(m), r)
             }
             ApiKey::AlterReplicaLogDirs => {
-                let (m, r) = rt::parse_mode::<messages::AlterReplicaLogDirsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterReplicaLogDirsResponse<'a>>(bytes, version, mode)?;
                 (Self::AlterReplicaLogDirs(m), r)
             }
             ApiKey::DescribeLogDirs => {
-                let (m, r) = rt::parse_mode::<messages::DescribeLogDirsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeLogDirsResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeLogDirs(m), r)
             }
             ApiKey::SaslAuthenticate => {
-                let (m, r) = rt::parse_mode::<messages::SaslAuthenticateResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::SaslAuthenticateResponse<'a>>(bytes, version, mode)?;
                 (Self::SaslAuthenticate(m), r)
             }
             ApiKey::CreatePartitions => {
-                let (m, r) = rt::parse_mode::<messages::CreatePartitionsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::CreatePartitionsResponse<'a>>(bytes, version, mode)?;
                 (Self::CreatePartitions(m), r)
             }
             ApiKey::CreateDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::CreateDelegationTokenResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::CreateDelegationTokenResponse<'a>>(bytes, version, mode)?;
                 (Self::CreateDelegationToken(m), r)
             }
             ApiKey::RenewDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::RenewDelegationTokenResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::RenewDelegationTokenResponse<'a>>(bytes, version, mode)?;
                 (Self::RenewDelegationToken(m), r)
             }
             ApiKey::ExpireDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::ExpireDelegationTokenResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ExpireDelegationTokenResponse<'a>>(bytes, version, mode)?;
                 (Self::ExpireDelegationToken(m), r)
             }
             ApiKey::DescribeDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::DescribeDelegationTokenResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeDelegationTokenResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeDelegationToken(m), r)
             }
             ApiKey::DeleteGroups => {
-                let (m, r) = rt::parse_mode::<messages::DeleteGroupsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteGroupsResponse<'a>>(bytes, version, mode)?;
                 (Self::DeleteGroups(m), r)
             }
             ApiKey::ElectLeaders => {
-                let (m, r) = rt::parse_mode::<messages::ElectLeadersResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ElectLeadersResponse<'a>>(bytes, version, mode)?;
                 (Self::ElectLeaders(m), r)
             }
             ApiKey::IncrementalAlterConfigs => {
-                let (m, r) = rt::parse_mode::<messages::IncrementalAlterConfigsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::IncrementalAlterConfigsResponse<'a>>(bytes, version, mode)?;
                 (Self::IncrementalAlterConfigs(m), r)
             }
             ApiKey::AlterPartitionReassignments => {
-                let (m, r) =
-                    rt::parse_mode::<messages::AlterPartitionReassignmentsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterPartitionReassignmentsResponse<'a>>(bytes, version, mode)?;
                 (Self::AlterPartitionReassignments(m), r)
             }
             ApiKey::ListPartitionReassignments => {
-                let (m, r) =
-                    rt::parse_mode::<messages::ListPartitionReassignmentsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ListPartitionReassignmentsResponse<'a>>(bytes, version, mode)?;
                 (Self::ListPartitionReassignments(m), r)
             }
             ApiKey::OffsetDelete => {
-                let (m, r) = rt::parse_mode::<messages::OffsetDeleteResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::OffsetDeleteResponse<'a>>(bytes, version, mode)?;
                 (Self::OffsetDelete(m), r)
             }
             ApiKey::DescribeClientQuotas => {
-                let (m, r) = rt::parse_mode::<messages::DescribeClientQuotasResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeClientQuotasResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeClientQuotas(m), r)
             }
             ApiKey::AlterClientQuotas => {
-                let (m, r) = rt::parse_mode::<messages::AlterClientQuotasResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterClientQuotasResponse<'a>>(bytes, version, mode)?;
                 (Self::AlterClientQuotas(m), r)
             }
             ApiKey::DescribeUserScramCredentials => {
                 let (m, r) =
-                    rt::parse_mode::<messages::DescribeUserScramCredentialsResponse<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<messages::DescribeUserScramCredentialsResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeUserScramCredentials(m), r)
             }
             ApiKey::AlterUserScramCredentials => {
-                let (m, r) =
-                    rt::parse_mode::<messages::AlterUserScramCredentialsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterUserScramCredentialsResponse<'a>>(bytes, version, mode)?;
                 (Self::AlterUserScramCredentials(m), r)
             }
             ApiKey::Vote => {
-                let (m, r) = rt::parse_mode::<messages::VoteResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::VoteResponse<'a>>(bytes, version, mode)?;
                 (Self::Vote(m), r)
             }
             ApiKey::BeginQuorumEpoch => {
-                let (m, r) = rt::parse_mode::<messages::BeginQuorumEpochResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::BeginQuorumEpochResponse<'a>>(bytes, version, mode)?;
                 (Self::BeginQuorumEpoch(m), r)
             }
             ApiKey::EndQuorumEpoch => {
-                let (m, r) = rt::parse_mode::<messages::EndQuorumEpochResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::EndQuorumEpochResponse<'a>>(bytes, version, mode)?;
                 (Self::EndQuorumEpoch(m), r)
             }
             ApiKey::DescribeQuorum => {
-                let (m, r) = rt::parse_mode::<messages::DescribeQuorumResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeQuorumResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeQuorum(m), r)
             }
             ApiKey::AlterPartition => {
-                let (m, r) = rt::parse_mode::<messages::AlterPartitionResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterPartitionResponse<'a>>(bytes, version, mode)?;
                 (Self::AlterPartition(m), r)
             }
             ApiKey::UpdateFeatures => {
-                let (m, r) = rt::parse_mode::<messages::UpdateFeaturesResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::UpdateFeaturesResponse<'a>>(bytes, version, mode)?;
                 (Self::UpdateFeatures(m), r)
             }
             ApiKey::Envelope => {
-                let (m, r) = rt::parse_mode::<messages::EnvelopeResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::EnvelopeResponse<'a>>(bytes, version, mode)?;
                 (Self::Envelope(m), r)
             }
             ApiKey::FetchSnapshot => {
-                let (m, r) = rt::parse_mode::<messages::FetchSnapshotResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::FetchSnapshotResponse<'a>>(bytes, version, mode)?;
                 (Self::FetchSnapshot(m), r)
             }
             ApiKey::DescribeCluster => {
-                let (m, r) = rt::parse_mode::<messages::DescribeClusterResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeClusterResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeCluster(m), r)
             }
             ApiKey::DescribeProducers => {
-                let (m, r) = rt::parse_mode::<messages::DescribeProducersResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeProducersResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeProducers(m), r)
             }
             ApiKey::BrokerRegistration => {
-                let (m, r) = rt::parse_mode::<messages::BrokerRegistrationResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::BrokerRegistrationResponse<'a>>(bytes, version, mode)?;
                 (Self::BrokerRegistration(m), r)
             }
             ApiKey::BrokerHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::BrokerHeartbeatResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::BrokerHeartbeatResponse<'a>>(bytes, version, mode)?;
                 (Self::BrokerHeartbeat(m), r)
             }
             ApiKey::UnregisterBroker => {
-                let (m, r) = rt::parse_mode::<messages::UnregisterBrokerResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::UnregisterBrokerResponse<'a>>(bytes, version, mode)?;
                 (Self::UnregisterBroker(m), r)
             }
             ApiKey::DescribeTransactions => {
-                let (m, r) = rt::parse_mode::<messages::DescribeTransactionsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeTransactionsResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeTransactions(m), r)
             }
             ApiKey::ListTransactions => {
-                let (m, r) = rt::parse_mode::<messages::ListTransactionsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ListTransactionsResponse<'a>>(bytes, version, mode)?;
                 (Self::ListTransactions(m), r)
             }
             ApiKey::AllocateProducerIds => {
-                let (m, r) = rt::parse_mode::<messages::AllocateProducerIdsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AllocateProducerIdsResponse<'a>>(bytes, version, mode)?;
                 (Self::AllocateProducerIds(m), r)
             }
             ApiKey::ConsumerGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::ConsumerGroupHeartbeatResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ConsumerGroupHeartbeatResponse<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupHeartbeat(m), r)
             }
             ApiKey::ConsumerGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::ConsumerGroupDescribeResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ConsumerGroupDescribeResponse<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupDescribe(m), r)
             }
             ApiKey::ControllerRegistration => {
-                let (m, r) = rt::parse_mode::<messages::ControllerRegistrationResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ControllerRegistrationResponse<'a>>(bytes, version, mode)?;
                 (Self::ControllerRegistration(m), r)
             }
             ApiKey::GetTelemetrySubscriptions => {
-                let (m, r) =
-                    rt::parse_mode::<messages::GetTelemetrySubscriptionsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::GetTelemetrySubscriptionsResponse<'a>>(bytes, version, mode)?;
                 (Self::GetTelemetrySubscriptions(m), r)
             }
             ApiKey::PushTelemetry => {
-                let (m, r) = rt::parse_mode::<messages::PushTelemetryResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::PushTelemetryResponse<'a>>(bytes, version, mode)?;
                 (Self::PushTelemetry(m), r)
             }
             ApiKey::AssignReplicasToDirs => {
-                let (m, r) = rt::parse_mode::<messages::AssignReplicasToDirsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AssignReplicasToDirsResponse<'a>>(bytes, version, mode)?;
                 (Self::AssignReplicasToDirs(m), r)
             }
             ApiKey::ListConfigResources => {
-                let (m, r) = rt::parse_mode::<messages::ListConfigResourcesResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ListConfigResourcesResponse<'a>>(bytes, version, mode)?;
                 (Self::ListConfigResources(m), r)
             }
             ApiKey::DescribeTopicPartitions => {
-                let (m, r) = rt::parse_mode::<messages::DescribeTopicPartitionsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeTopicPartitionsResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeTopicPartitions(m), r)
             }
             ApiKey::ShareGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::ShareGroupHeartbeatResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ShareGroupHeartbeatResponse<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupHeartbeat(m), r)
             }
             ApiKey::ShareGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::ShareGroupDescribeResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ShareGroupDescribeResponse<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupDescribe(m), r)
             }
             ApiKey::ShareFetch => {
-                let (m, r) = rt::parse_mode::<messages::ShareFetchResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ShareFetchResponse<'a>>(bytes, version, mode)?;
                 (Self::ShareFetch(m), r)
             }
             ApiKey::ShareAcknowledge => {
-                let (m, r) = rt::parse_mode::<messages::ShareAcknowledgeResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ShareAcknowledgeResponse<'a>>(bytes, version, mode)?;
                 (Self::ShareAcknowledge(m), r)
             }
             ApiKey::AddRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::AddRaftVoterResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AddRaftVoterResponse<'a>>(bytes, version, mode)?;
                 (Self::AddRaftVoter(m), r)
             }
             ApiKey::RemoveRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::RemoveRaftVoterResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::RemoveRaftVoterResponse<'a>>(bytes, version, mode)?;
                 (Self::RemoveRaftVoter(m), r)
             }
             ApiKey::UpdateRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::UpdateRaftVoterResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::UpdateRaftVoterResponse<'a>>(bytes, version, mode)?;
                 (Self::UpdateRaftVoter(m), r)
             }
             ApiKey::InitializeShareGroupState => {
-                let (m, r) =
-                    rt::parse_mode::<messages::InitializeShareGroupStateResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::InitializeShareGroupStateResponse<'a>>(bytes, version, mode)?;
                 (Self::InitializeShareGroupState(m), r)
             }
             ApiKey::ReadShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::ReadShareGroupStateResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ReadShareGroupStateResponse<'a>>(bytes, version, mode)?;
                 (Self::ReadShareGroupState(m), r)
             }
             ApiKey::WriteShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::WriteShareGroupStateResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::WriteShareGroupStateResponse<'a>>(bytes, version, mode)?;
                 (Self::WriteShareGroupState(m), r)
             }
             ApiKey::DeleteShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupStateResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupStateResponse<'a>>(bytes, version, mode)?;
                 (Self::DeleteShareGroupState(m), r)
             }
             ApiKey::ReadShareGroupStateSummary => {
-                let (m, r) =
-                    rt::parse_mode::<messages::ReadShareGroupStateSummaryResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ReadShareGroupStateSummaryResponse<'a>>(bytes, version, mode)?;
                 (Self::ReadShareGroupStateSummary(m), r)
             }
             ApiKey::StreamsGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::StreamsGroupHeartbeatResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::StreamsGroupHeartbeatResponse<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupHeartbeat(m), r)
             }
             ApiKey::StreamsGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::StreamsGroupDescribeResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::StreamsGroupDescribeResponse<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupDescribe(m), r)
             }
             ApiKey::DescribeShareGroupOffsets => {
-                let (m, r) =
-                    rt::parse_mode::<messages::DescribeShareGroupOffsetsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeShareGroupOffsetsResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeShareGroupOffsets(m), r)
             }
             ApiKey::AlterShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::AlterShareGroupOffsetsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::AlterShareGroupOffsetsResponse<'a>>(bytes, version, mode)?;
                 (Self::AlterShareGroupOffsets(m), r)
             }
             ApiKey::DeleteShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupOffsetsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupOffsetsResponse<'a>>(bytes, version, mode)?;
                 (Self::DeleteShareGroupOffsets(m), r)
             }
             ApiKey::StreamsGroupTopologyDescriptionUpdate => {
                 let (m, r) = rt::parse_mode::<messages::StreamsGroupTopologyDescriptionUpdateResponse<'a>>(
-                    bytes, version, lenient,
+                    bytes, version, mode,
                 )?;
                 (Self::StreamsGroupTopologyDescriptionUpdate(m), r)
             }
             ApiKey::UnregisterController => {
-                let (m, r) = rt::parse_mode::<messages::UnregisterControllerResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::UnregisterControllerResponse<'a>>(bytes, version, mode)?;
                 (Self::UnregisterController(m), r)
             }
             ApiKey::DescribeMirrors => {
-                let (m, r) = rt::parse_mode::<messages::DescribeMirrorsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::DescribeMirrorsResponse<'a>>(bytes, version, mode)?;
                 (Self::DescribeMirrors(m), r)
             }
             ApiKey::BumpLeaderEpochs => {
-                let (m, r) = rt::parse_mode::<messages::BumpLeaderEpochsResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::BumpLeaderEpochsResponse<'a>>(bytes, version, mode)?;
                 (Self::BumpLeaderEpochs(m), r)
             }
             ApiKey::ReadMirrorStates => {
-                let (m, r) = rt::parse_mode::<messages::ReadMirrorStatesResponse<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<messages::ReadMirrorStatesResponse<'a>>(bytes, version, mode)?;
                 (Self::ReadMirrorStates(m), r)
             }
         })
@@ -3903,7 +3891,7 @@ impl<'a> ResponseBody<'a> {
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
     pub fn parse(key: ApiKey, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
-        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)
+        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
@@ -4801,121 +4789,121 @@ pub enum MetadataRecord<'a> {
 }
 
 impl<'a> MetadataRecord<'a> {
-    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past
-    /// trailing bytes and returns them.
+    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
+    /// bytes after the message are returned.
     pub fn parse_with(
         key: MetadataRecordType,
         bytes: &'a [u8],
         version: i16,
-        lenient: bool,
+        mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
         Ok(match key {
             MetadataRecordType::RegisterBroker => {
-                let (m, r) = rt::parse_mode::<metadata::RegisterBrokerRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::RegisterBrokerRecord<'a>>(bytes, version, mode)?;
                 (Self::RegisterBroker(m), r)
             }
             MetadataRecordType::UnregisterBroker => {
-                let (m, r) = rt::parse_mode::<metadata::UnregisterBrokerRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::UnregisterBrokerRecord<'a>>(bytes, version, mode)?;
                 (Self::UnregisterBroker(m), r)
             }
             MetadataRecordType::Topic => {
-                let (m, r) = rt::parse_mode::<metadata::TopicRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::TopicRecord<'a>>(bytes, version, mode)?;
                 (Self::Topic(m), r)
             }
             MetadataRecordType::Partition => {
-                let (m, r) = rt::parse_mode::<metadata::PartitionRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::PartitionRecord<'a>>(bytes, version, mode)?;
                 (Self::Partition(m), r)
             }
             MetadataRecordType::Config => {
-                let (m, r) = rt::parse_mode::<metadata::ConfigRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::ConfigRecord<'a>>(bytes, version, mode)?;
                 (Self::Config(m), r)
             }
             MetadataRecordType::PartitionChange => {
-                let (m, r) = rt::parse_mode::<metadata::PartitionChangeRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::PartitionChangeRecord<'a>>(bytes, version, mode)?;
                 (Self::PartitionChange(m), r)
             }
             MetadataRecordType::FenceBroker => {
-                let (m, r) = rt::parse_mode::<metadata::FenceBrokerRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::FenceBrokerRecord<'a>>(bytes, version, mode)?;
                 (Self::FenceBroker(m), r)
             }
             MetadataRecordType::UnfenceBroker => {
-                let (m, r) = rt::parse_mode::<metadata::UnfenceBrokerRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::UnfenceBrokerRecord<'a>>(bytes, version, mode)?;
                 (Self::UnfenceBroker(m), r)
             }
             MetadataRecordType::RemoveTopic => {
-                let (m, r) = rt::parse_mode::<metadata::RemoveTopicRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::RemoveTopicRecord<'a>>(bytes, version, mode)?;
                 (Self::RemoveTopic(m), r)
             }
             MetadataRecordType::DelegationToken => {
-                let (m, r) = rt::parse_mode::<metadata::DelegationTokenRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::DelegationTokenRecord<'a>>(bytes, version, mode)?;
                 (Self::DelegationToken(m), r)
             }
             MetadataRecordType::UserScramCredential => {
-                let (m, r) = rt::parse_mode::<metadata::UserScramCredentialRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::UserScramCredentialRecord<'a>>(bytes, version, mode)?;
                 (Self::UserScramCredential(m), r)
             }
             MetadataRecordType::FeatureLevel => {
-                let (m, r) = rt::parse_mode::<metadata::FeatureLevelRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::FeatureLevelRecord<'a>>(bytes, version, mode)?;
                 (Self::FeatureLevel(m), r)
             }
             MetadataRecordType::ClientQuota => {
-                let (m, r) = rt::parse_mode::<metadata::ClientQuotaRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::ClientQuotaRecord<'a>>(bytes, version, mode)?;
                 (Self::ClientQuota(m), r)
             }
             MetadataRecordType::ProducerIds => {
-                let (m, r) = rt::parse_mode::<metadata::ProducerIdsRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::ProducerIdsRecord<'a>>(bytes, version, mode)?;
                 (Self::ProducerIds(m), r)
             }
             MetadataRecordType::BrokerRegistrationChange => {
-                let (m, r) = rt::parse_mode::<metadata::BrokerRegistrationChangeRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::BrokerRegistrationChangeRecord<'a>>(bytes, version, mode)?;
                 (Self::BrokerRegistrationChange(m), r)
             }
             MetadataRecordType::AccessControlEntry => {
-                let (m, r) = rt::parse_mode::<metadata::AccessControlEntryRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::AccessControlEntryRecord<'a>>(bytes, version, mode)?;
                 (Self::AccessControlEntry(m), r)
             }
             MetadataRecordType::RemoveAccessControlEntry => {
-                let (m, r) = rt::parse_mode::<metadata::RemoveAccessControlEntryRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::RemoveAccessControlEntryRecord<'a>>(bytes, version, mode)?;
                 (Self::RemoveAccessControlEntry(m), r)
             }
             MetadataRecordType::NoOp => {
-                let (m, r) = rt::parse_mode::<metadata::NoOpRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::NoOpRecord<'a>>(bytes, version, mode)?;
                 (Self::NoOp(m), r)
             }
             MetadataRecordType::ZkMigrationState => {
-                let (m, r) = rt::parse_mode::<metadata::ZkMigrationStateRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::ZkMigrationStateRecord<'a>>(bytes, version, mode)?;
                 (Self::ZkMigrationState(m), r)
             }
             MetadataRecordType::RemoveUserScramCredential => {
-                let (m, r) = rt::parse_mode::<metadata::RemoveUserScramCredentialRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::RemoveUserScramCredentialRecord<'a>>(bytes, version, mode)?;
                 (Self::RemoveUserScramCredential(m), r)
             }
             MetadataRecordType::BeginTransaction => {
-                let (m, r) = rt::parse_mode::<metadata::BeginTransactionRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::BeginTransactionRecord<'a>>(bytes, version, mode)?;
                 (Self::BeginTransaction(m), r)
             }
             MetadataRecordType::EndTransaction => {
-                let (m, r) = rt::parse_mode::<metadata::EndTransactionRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::EndTransactionRecord<'a>>(bytes, version, mode)?;
                 (Self::EndTransaction(m), r)
             }
             MetadataRecordType::AbortTransaction => {
-                let (m, r) = rt::parse_mode::<metadata::AbortTransactionRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::AbortTransactionRecord<'a>>(bytes, version, mode)?;
                 (Self::AbortTransaction(m), r)
             }
             MetadataRecordType::RemoveDelegationToken => {
-                let (m, r) = rt::parse_mode::<metadata::RemoveDelegationTokenRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::RemoveDelegationTokenRecord<'a>>(bytes, version, mode)?;
                 (Self::RemoveDelegationToken(m), r)
             }
             MetadataRecordType::RegisterController => {
-                let (m, r) = rt::parse_mode::<metadata::RegisterControllerRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::RegisterControllerRecord<'a>>(bytes, version, mode)?;
                 (Self::RegisterController(m), r)
             }
             MetadataRecordType::ClearElr => {
-                let (m, r) = rt::parse_mode::<metadata::ClearElrRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::ClearElrRecord<'a>>(bytes, version, mode)?;
                 (Self::ClearElr(m), r)
             }
             MetadataRecordType::UnregisterController => {
-                let (m, r) = rt::parse_mode::<metadata::UnregisterControllerRecord<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<metadata::UnregisterControllerRecord<'a>>(bytes, version, mode)?;
                 (Self::UnregisterController(m), r)
             }
         })
@@ -4923,7 +4911,7 @@ impl<'a> MetadataRecord<'a> {
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
     pub fn parse(key: MetadataRecordType, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
-        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)
+        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
@@ -5465,117 +5453,113 @@ pub enum GroupCoordinatorKey<'a> {
 }
 
 impl<'a> GroupCoordinatorKey<'a> {
-    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past
-    /// trailing bytes and returns them.
+    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
+    /// bytes after the message are returned.
     pub fn parse_with(
         key: GroupCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
-        lenient: bool,
+        mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
         Ok(match key {
             GroupCoordinatorRecordType::LegacyOffsetCommit => {
-                let (m, r) = rt::parse_mode::<coordinator::LegacyOffsetCommitKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::LegacyOffsetCommitKey<'a>>(bytes, version, mode)?;
                 (Self::LegacyOffsetCommit(m), r)
             }
             GroupCoordinatorRecordType::OffsetCommit => {
-                let (m, r) = rt::parse_mode::<coordinator::OffsetCommitKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::OffsetCommitKey<'a>>(bytes, version, mode)?;
                 (Self::OffsetCommit(m), r)
             }
             GroupCoordinatorRecordType::GroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::GroupMetadataKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::GroupMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::GroupMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupMetadataKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupPartitionMetadata => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupPartitionMetadataKey<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ConsumerGroupPartitionMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupPartitionMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupMemberMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupMemberMetadataKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupMemberMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupMemberMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMetadataKey<'a>>(
-                    bytes, version, lenient,
-                )?;
+                let (m, r) =
+                    rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupTargetAssignmentMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMember => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMemberKey<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMemberKey<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupTargetAssignmentMember(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupCurrentMemberAssignment => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupCurrentMemberAssignmentKey<'a>>(
-                    bytes, version, lenient,
-                )?;
+                let (m, r) =
+                    rt::parse_mode::<coordinator::ConsumerGroupCurrentMemberAssignmentKey<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupCurrentMemberAssignment(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupMemberMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMemberMetadataKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMemberMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupMemberMetadata(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMetadataKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupMetadata(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupTargetAssignmentMetadata => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMetadataKey<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupTargetAssignmentMetadata(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupTargetAssignmentMember => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMemberKey<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMemberKey<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupTargetAssignmentMember(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupCurrentMemberAssignment => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupCurrentMemberAssignmentKey<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ShareGroupCurrentMemberAssignmentKey<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupCurrentMemberAssignment(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupStatePartitionMetadata => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupStatePartitionMetadataKey<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ShareGroupStatePartitionMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupStatePartitionMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupRegularExpression => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupRegularExpressionKey<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ConsumerGroupRegularExpressionKey<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupRegularExpression(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMetadataKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupMetadata(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupMemberMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMemberMetadataKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMemberMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupMemberMetadata(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMetadataKey<'a>>(
-                    bytes, version, lenient,
-                )?;
+                let (m, r) =
+                    rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMetadataKey<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupTargetAssignmentMetadata(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMember => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMemberKey<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMemberKey<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupTargetAssignmentMember(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupCurrentMemberAssignment => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::StreamsGroupCurrentMemberAssignmentKey<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::StreamsGroupCurrentMemberAssignmentKey<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupCurrentMemberAssignment(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupTopology => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupTopologyKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupTopologyKey<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupTopology(m), r)
             }
         })
@@ -5583,7 +5567,7 @@ impl<'a> GroupCoordinatorKey<'a> {
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
     pub fn parse(key: GroupCoordinatorRecordType, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
-        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)
+        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
@@ -5852,122 +5836,114 @@ pub enum GroupCoordinatorValue<'a> {
 }
 
 impl<'a> GroupCoordinatorValue<'a> {
-    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past
-    /// trailing bytes and returns them.
+    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
+    /// bytes after the message are returned.
     pub fn parse_with(
         key: GroupCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
-        lenient: bool,
+        mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
         Ok(match key {
             GroupCoordinatorRecordType::LegacyOffsetCommit => {
-                let (m, r) = rt::parse_mode::<coordinator::LegacyOffsetCommitValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::LegacyOffsetCommitValue<'a>>(bytes, version, mode)?;
                 (Self::LegacyOffsetCommit(m), r)
             }
             GroupCoordinatorRecordType::OffsetCommit => {
-                let (m, r) = rt::parse_mode::<coordinator::OffsetCommitValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::OffsetCommitValue<'a>>(bytes, version, mode)?;
                 (Self::OffsetCommit(m), r)
             }
             GroupCoordinatorRecordType::GroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::GroupMetadataValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::GroupMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::GroupMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupMetadataValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupPartitionMetadata => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupPartitionMetadataValue<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ConsumerGroupPartitionMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupPartitionMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupMemberMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupMemberMetadataValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupMemberMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupMemberMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMetadata => {
                 let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMetadataValue<'a>>(
-                    bytes, version, lenient,
+                    bytes, version, mode,
                 )?;
                 (Self::ConsumerGroupTargetAssignmentMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMember => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMemberValue<'a>>(
-                    bytes, version, lenient,
-                )?;
+                let (m, r) =
+                    rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMemberValue<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupTargetAssignmentMember(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupCurrentMemberAssignment => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupCurrentMemberAssignmentValue<'a>>(
-                    bytes, version, lenient,
-                )?;
+                let (m, r) =
+                    rt::parse_mode::<coordinator::ConsumerGroupCurrentMemberAssignmentValue<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupCurrentMemberAssignment(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupMemberMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMemberMetadataValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMemberMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupMemberMetadata(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMetadataValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupMetadata(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupTargetAssignmentMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMetadataValue<'a>>(
-                    bytes, version, lenient,
-                )?;
+                let (m, r) =
+                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupTargetAssignmentMetadata(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupTargetAssignmentMember => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMemberValue<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMemberValue<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupTargetAssignmentMember(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupCurrentMemberAssignment => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupCurrentMemberAssignmentValue<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ShareGroupCurrentMemberAssignmentValue<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupCurrentMemberAssignment(m), r)
             }
             GroupCoordinatorRecordType::ShareGroupStatePartitionMetadata => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupStatePartitionMetadataValue<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ShareGroupStatePartitionMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::ShareGroupStatePartitionMetadata(m), r)
             }
             GroupCoordinatorRecordType::ConsumerGroupRegularExpression => {
                 let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupRegularExpressionValue<'a>>(bytes, version, lenient)?;
+                    rt::parse_mode::<coordinator::ConsumerGroupRegularExpressionValue<'a>>(bytes, version, mode)?;
                 (Self::ConsumerGroupRegularExpression(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMetadataValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupMetadata(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupMemberMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::StreamsGroupMemberMetadataValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMemberMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupMemberMetadata(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMetadataValue<'a>>(
-                    bytes, version, lenient,
-                )?;
+                let (m, r) =
+                    rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMetadataValue<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupTargetAssignmentMetadata(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMember => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMemberValue<'a>>(
-                    bytes, version, lenient,
-                )?;
+                let (m, r) =
+                    rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMemberValue<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupTargetAssignmentMember(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupCurrentMemberAssignment => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupCurrentMemberAssignmentValue<'a>>(
-                    bytes, version, lenient,
-                )?;
+                let (m, r) =
+                    rt::parse_mode::<coordinator::StreamsGroupCurrentMemberAssignmentValue<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupCurrentMemberAssignment(m), r)
             }
             GroupCoordinatorRecordType::StreamsGroupTopology => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupTopologyValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupTopologyValue<'a>>(bytes, version, mode)?;
                 (Self::StreamsGroupTopology(m), r)
             }
         })
@@ -5975,7 +5951,7 @@ impl<'a> GroupCoordinatorValue<'a> {
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
     pub fn parse(key: GroupCoordinatorRecordType, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
-        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)
+        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
@@ -6286,21 +6262,21 @@ pub enum ShareCoordinatorKey<'a> {
 }
 
 impl<'a> ShareCoordinatorKey<'a> {
-    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past
-    /// trailing bytes and returns them.
+    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
+    /// bytes after the message are returned.
     pub fn parse_with(
         key: ShareCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
-        lenient: bool,
+        mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
         Ok(match key {
             ShareCoordinatorRecordType::ShareSnapshot => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareSnapshotKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ShareSnapshotKey<'a>>(bytes, version, mode)?;
                 (Self::ShareSnapshot(m), r)
             }
             ShareCoordinatorRecordType::ShareUpdate => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareUpdateKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ShareUpdateKey<'a>>(bytes, version, mode)?;
                 (Self::ShareUpdate(m), r)
             }
         })
@@ -6308,7 +6284,7 @@ impl<'a> ShareCoordinatorKey<'a> {
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
     pub fn parse(key: ShareCoordinatorRecordType, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
-        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)
+        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
@@ -6363,21 +6339,21 @@ pub enum ShareCoordinatorValue<'a> {
 }
 
 impl<'a> ShareCoordinatorValue<'a> {
-    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past
-    /// trailing bytes and returns them.
+    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
+    /// bytes after the message are returned.
     pub fn parse_with(
         key: ShareCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
-        lenient: bool,
+        mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
         Ok(match key {
             ShareCoordinatorRecordType::ShareSnapshot => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareSnapshotValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ShareSnapshotValue<'a>>(bytes, version, mode)?;
                 (Self::ShareSnapshot(m), r)
             }
             ShareCoordinatorRecordType::ShareUpdate => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareUpdateValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::ShareUpdateValue<'a>>(bytes, version, mode)?;
                 (Self::ShareUpdate(m), r)
             }
         })
@@ -6385,7 +6361,7 @@ impl<'a> ShareCoordinatorValue<'a> {
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
     pub fn parse(key: ShareCoordinatorRecordType, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {
-        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)
+        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
@@ -6510,17 +6486,17 @@ pub enum TransactionCoordinatorKey<'a> {
 }
 
 impl<'a> TransactionCoordinatorKey<'a> {
-    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past
-    /// trailing bytes and returns them.
+    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
+    /// bytes after the message are returned.
     pub fn parse_with(
         key: TransactionCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
-        lenient: bool,
+        mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
         Ok(match key {
             TransactionCoordinatorRecordType::TransactionLog => {
-                let (m, r) = rt::parse_mode::<coordinator::TransactionLogKey<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::TransactionLogKey<'a>>(bytes, version, mode)?;
                 (Self::TransactionLog(m), r)
             }
         })
@@ -6532,7 +6508,7 @@ impl<'a> TransactionCoordinatorKey<'a> {
         bytes: &'a [u8],
         version: i16,
     ) -> Result<Self, rt::DecodeError> {
-        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)
+        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.
@@ -6580,17 +6556,17 @@ pub enum TransactionCoordinatorValue<'a> {
 }
 
 impl<'a> TransactionCoordinatorValue<'a> {
-    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past
-    /// trailing bytes and returns them.
+    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
+    /// bytes after the message are returned.
     pub fn parse_with(
         key: TransactionCoordinatorRecordType,
         bytes: &'a [u8],
         version: i16,
-        lenient: bool,
+        mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
         Ok(match key {
             TransactionCoordinatorRecordType::TransactionLog => {
-                let (m, r) = rt::parse_mode::<coordinator::TransactionLogValue<'a>>(bytes, version, lenient)?;
+                let (m, r) = rt::parse_mode::<coordinator::TransactionLogValue<'a>>(bytes, version, mode)?;
                 (Self::TransactionLog(m), r)
             }
         })
@@ -6602,7 +6578,7 @@ impl<'a> TransactionCoordinatorValue<'a> {
         bytes: &'a [u8],
         version: i16,
     ) -> Result<Self, rt::DecodeError> {
-        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)
+        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)
     }
 
     /// The key of the message held.

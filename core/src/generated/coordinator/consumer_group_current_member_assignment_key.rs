@@ -58,10 +58,9 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -73,7 +72,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentKey<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, false, "group_id")?;
         n += rt::write::str_size(self.member_id, false, "member_id")?;
@@ -119,7 +117,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerGroupCurrentMemberAssignmentKey`.
@@ -166,8 +163,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupCurrentMemberAssignmentKey`](super::ConsumerGroupCurrentMemberAssignmentKey).
     #[derive(Clone, Debug, PartialEq)]
@@ -202,7 +197,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupCurrentMemberAssignmentKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, false, "group_id")?;
             n += rt::write::str_size(&self.member_id, false, "member_id")?;

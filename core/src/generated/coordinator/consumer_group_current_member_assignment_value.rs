@@ -84,7 +84,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -122,7 +121,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 9;
         n += rt::write::array_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
         n += rt::write::array_size(
@@ -243,7 +241,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -299,7 +296,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
         {
@@ -408,7 +404,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerGroupCurrentMemberAssignmentValue`.
@@ -548,7 +543,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupCurrentMemberAssignmentValue`](super::ConsumerGroupCurrentMemberAssignmentValue).
@@ -596,7 +590,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupCurrentMemberAssignmentValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 9;
             n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
             n += rt::owned::vec_size(
@@ -670,7 +663,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
             {

@@ -120,7 +120,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -177,7 +176,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
         n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
@@ -281,7 +279,6 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -300,7 +297,6 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -332,7 +328,6 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(
             &self.supported_protocols,
@@ -416,8 +411,7 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
@@ -435,10 +429,9 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -470,7 +463,6 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "classic_member_metadata.supported_protocols[].name")?;
         n += rt::write::bytes_size(
@@ -569,7 +561,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerGroupMemberMetadataValue`.
@@ -788,7 +779,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupMemberMetadataValue`](super::ConsumerGroupMemberMetadataValue).
@@ -852,7 +842,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupMemberMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
             n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
@@ -959,7 +948,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(
                 &self.supported_protocols,
@@ -1024,7 +1012,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "classic_member_metadata.supported_protocols[].name")?;
             n += rt::write::bytes_size(

@@ -58,10 +58,9 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -72,7 +71,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataKey<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, false, "group_id")?;
         if !self.unknown_tagged_fields.is_empty() {
@@ -114,7 +112,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerGroupPartitionMetadataKey`.
@@ -145,8 +142,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupPartitionMetadataKey`](super::ConsumerGroupPartitionMetadataKey).
     #[derive(Clone, Debug, PartialEq)]
@@ -177,7 +172,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupPartitionMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, false, "group_id")?;
             if !self.unknown_tagged_fields.is_empty() {

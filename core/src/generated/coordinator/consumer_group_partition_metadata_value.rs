@@ -57,7 +57,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -72,7 +71,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         {
@@ -148,7 +146,6 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -171,7 +168,6 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -203,7 +199,6 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
         n += rt::write::array_size(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
@@ -279,7 +274,6 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -298,7 +292,6 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -330,7 +323,6 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
         {
@@ -402,7 +394,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerGroupPartitionMetadataValue`.
@@ -535,7 +526,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupPartitionMetadataValue`](super::ConsumerGroupPartitionMetadataValue).
@@ -567,7 +557,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupPartitionMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             {
@@ -627,7 +616,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
@@ -684,7 +672,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
             {

@@ -72,7 +72,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -89,7 +88,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         {
@@ -139,7 +137,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerGroupRegularExpressionValue`.
@@ -200,7 +197,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupRegularExpressionValue`](super::ConsumerGroupRegularExpressionValue).
@@ -240,7 +236,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupRegularExpressionValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             {

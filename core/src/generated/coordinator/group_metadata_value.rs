@@ -87,7 +87,6 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -114,7 +113,6 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.protocol_type, v >= 4, "protocol_type")?;
         n += rt::write::opt_str_size(self.protocol, v >= 4, true, "protocol")?;
@@ -243,7 +241,6 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -286,7 +283,6 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -338,7 +334,6 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
         if v >= 3 {
@@ -456,7 +451,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `GroupMetadataValue`.
@@ -680,7 +674,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`GroupMetadataValue`](super::GroupMetadataValue).
@@ -732,7 +725,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for GroupMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.protocol_type, v >= 4, "protocol_type")?;
             n += rt::write::opt_str_size(self.protocol.as_deref(), v >= 4, true, "protocol")?;
@@ -829,7 +821,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
             if v >= 3 {

@@ -63,10 +63,9 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -79,7 +78,6 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitKey<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.group, false, "group")?;
         n += rt::write::str_size(self.topic, false, "topic")?;
@@ -128,7 +126,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `LegacyOffsetCommitKey`.
@@ -189,8 +186,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`LegacyOffsetCommitKey`](super::LegacyOffsetCommitKey).
     #[derive(Clone, Debug, PartialEq)]
@@ -229,7 +224,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for LegacyOffsetCommitKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group, false, "group")?;
             n += rt::write::str_size(&self.topic, false, "topic")?;

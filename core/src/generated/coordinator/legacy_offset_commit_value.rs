@@ -63,10 +63,9 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -79,7 +78,6 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(self.metadata, false, "metadata")?;
         if !self.unknown_tagged_fields.is_empty() {
@@ -127,7 +125,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `LegacyOffsetCommitValue`.
@@ -188,8 +185,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`LegacyOffsetCommitValue`](super::LegacyOffsetCommitValue).
     #[derive(Clone, Debug, PartialEq)]
@@ -228,7 +223,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for LegacyOffsetCommitValue {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(&self.metadata, false, "metadata")?;
             if !self.unknown_tagged_fields.is_empty() {

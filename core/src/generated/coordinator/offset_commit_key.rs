@@ -70,10 +70,9 @@ impl<'a> rt::Struct<'a> for OffsetCommitKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -86,7 +85,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitKey<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.group, false, "group")?;
         n += rt::write::str_size(self.topic, false, "topic")?;
@@ -135,7 +133,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `OffsetCommitKey`.
@@ -196,8 +193,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`OffsetCommitKey`](super::OffsetCommitKey).
     #[derive(Clone, Debug, PartialEq)]
@@ -236,7 +231,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group, false, "group")?;
             n += rt::write::str_size(&self.topic, false, "topic")?;

@@ -109,7 +109,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -146,7 +145,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         if v >= 3 {
             n += 4;
@@ -247,7 +245,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `OffsetCommitValue`.
@@ -350,8 +347,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`OffsetCommitValue`](super::OffsetCommitValue).
     #[derive(Clone, Debug, PartialEq)]
@@ -402,7 +397,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             if v >= 3 {
                 n += 4;

@@ -78,7 +78,6 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -107,7 +106,6 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 9;
         n += rt::write::array_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
         {
@@ -182,7 +180,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -201,7 +198,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -233,7 +229,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
         {
@@ -299,7 +294,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareGroupCurrentMemberAssignmentValue`.
@@ -411,7 +405,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareGroupCurrentMemberAssignmentValue`](super::ShareGroupCurrentMemberAssignmentValue).
@@ -455,7 +448,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupCurrentMemberAssignmentValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 9;
             n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
             {
@@ -512,7 +504,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
             {

@@ -64,10 +64,9 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -79,7 +78,6 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataKey<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, false, "group_id")?;
         n += rt::write::str_size(self.member_id, false, "member_id")?;
@@ -125,7 +123,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareGroupMemberMetadataKey`.
@@ -172,8 +169,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ShareGroupMemberMetadataKey`](super::ShareGroupMemberMetadataKey).
     #[derive(Clone, Debug, PartialEq)]
@@ -208,7 +203,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupMemberMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, false, "group_id")?;
             n += rt::write::str_size(&self.member_id, false, "member_id")?;

@@ -69,7 +69,6 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -95,7 +94,6 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
         n += rt::write::str_size(self.client_id, true, "client_id")?;
@@ -157,7 +155,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareGroupMemberMetadataValue`.
@@ -232,7 +229,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareGroupMemberMetadataValue`](super::ShareGroupMemberMetadataValue).
@@ -276,7 +272,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupMemberMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
             n += rt::write::str_size(&self.client_id, true, "client_id")?;

@@ -60,7 +60,6 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -84,7 +83,6 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")?;
         n += rt::write::array_size(&self.deleting_topics, true, v, "deleting_topics")?;
@@ -164,7 +162,6 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -185,7 +182,6 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -221,7 +217,6 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "initialized_topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
@@ -296,8 +291,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "deleting_topics[].topic_id")?;
@@ -315,10 +309,9 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -342,7 +335,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "deleting_topics[].topic_name")?;
         {
@@ -414,7 +406,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareGroupPartitionMetadataValue`.
@@ -549,7 +540,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareGroupPartitionMetadataValue`](super::ShareGroupPartitionMetadataValue).
@@ -585,7 +575,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupPartitionMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
             n += rt::owned::vec_size(&self.deleting_topics, true, v, "deleting_topics")?;
@@ -643,7 +632,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "initialized_topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
@@ -699,7 +687,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "deleting_topics[].topic_name")?;
             {

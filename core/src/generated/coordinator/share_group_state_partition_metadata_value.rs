@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -97,7 +96,6 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.initializing_topics, true, v, "initializing_topics")?;
         n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")?;
@@ -179,7 +177,6 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -200,7 +197,6 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -236,7 +232,6 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "initializing_topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
@@ -311,8 +306,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::uuid(c, "deleting_topics[].topic_id")?;
@@ -330,10 +324,9 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -357,7 +350,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "deleting_topics[].topic_name")?;
         {
@@ -432,7 +424,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareGroupStatePartitionMetadataValue`.
@@ -581,7 +572,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareGroupStatePartitionMetadataValue`](super::ShareGroupStatePartitionMetadataValue).
@@ -621,7 +611,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupStatePartitionMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.initializing_topics, true, v, "initializing_topics")?;
             n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
@@ -681,7 +670,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "initializing_topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
@@ -737,7 +725,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "deleting_topics[].topic_name")?;
             {

@@ -59,7 +59,6 @@ impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMemberValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -82,7 +81,6 @@ impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMemberValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.topic_partitions, true, v, "topic_partitions")?;
         {
@@ -154,7 +152,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -173,7 +170,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -205,7 +201,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
         {
@@ -262,7 +257,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareGroupTargetAssignmentMemberValue`.
@@ -330,7 +324,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareGroupTargetAssignmentMemberValue`](super::ShareGroupTargetAssignmentMemberValue).
@@ -362,7 +355,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupTargetAssignmentMemberValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.topic_partitions, true, v, "topic_partitions")?;
             {
@@ -414,7 +406,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
             {

@@ -127,7 +127,6 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -165,7 +164,6 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 36;
         n += rt::write::array_size(&self.state_batches, true, v, "state_batches")?;
         {
@@ -276,8 +274,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<19>(c) {
@@ -302,10 +299,9 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -337,7 +333,6 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 19;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -422,7 +417,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareSnapshotValue`.
@@ -618,7 +612,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareSnapshotValue`](super::ShareSnapshotValue).
@@ -678,7 +671,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareSnapshotValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 36;
             n += rt::owned::vec_size(&self.state_batches, true, v, "state_batches")?;
             {
@@ -767,7 +759,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 19;
             {
                 let tags = self.unknown_tagged_fields.len();

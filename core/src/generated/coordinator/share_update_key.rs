@@ -78,10 +78,9 @@ impl<'a> rt::Struct<'a> for ShareUpdateKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -94,7 +93,6 @@ impl<'a> rt::Struct<'a> for ShareUpdateKey<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::str_size(self.group_id, false, "group_id")?;
         if !self.unknown_tagged_fields.is_empty() {
@@ -142,7 +140,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareUpdateKey`.
@@ -203,8 +200,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ShareUpdateKey`](super::ShareUpdateKey).
     #[derive(Clone, Debug, PartialEq)]
@@ -243,7 +238,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareUpdateKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::str_size(&self.group_id, false, "group_id")?;
             if !self.unknown_tagged_fields.is_empty() {

@@ -106,7 +106,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -156,7 +155,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 9;
         n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
         n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")?;
@@ -298,7 +296,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -354,7 +351,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -476,7 +472,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StreamsGroupCurrentMemberAssignmentValue`.
@@ -672,7 +667,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupCurrentMemberAssignmentValue`](super::StreamsGroupCurrentMemberAssignmentValue).
@@ -748,7 +742,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupCurrentMemberAssignmentValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 9;
             n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
             n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")?;
@@ -852,7 +845,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;

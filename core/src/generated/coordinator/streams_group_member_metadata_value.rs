@@ -102,7 +102,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -126,7 +125,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::opt_str_size(self.instance_id, true, true, "instance_id")?;
         n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
@@ -212,8 +210,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "user_endpoint.host")?;
@@ -231,10 +228,9 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -255,7 +251,6 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.host, true, "user_endpoint.host")?;
         {
@@ -328,8 +323,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "client_tags[].key")?;
@@ -347,10 +341,9 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -374,7 +367,6 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.key, true, "client_tags[].key")?;
         n += rt::write::str_size(self.value, true, "client_tags[].value")?;
@@ -465,7 +457,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StreamsGroupMemberMetadataValue`.
@@ -684,7 +675,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupMemberMetadataValue`](super::StreamsGroupMemberMetadataValue).
@@ -748,7 +738,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupMemberMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
             n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
@@ -816,7 +805,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.host, true, "user_endpoint.host")?;
             {
@@ -877,7 +865,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.key, true, "client_tags[].key")?;
             n += rt::write::str_size(&self.value, true, "client_tags[].value")?;

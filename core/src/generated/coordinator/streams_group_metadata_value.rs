@@ -128,7 +128,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -187,7 +186,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         {
             let mut tags = self.unknown_tagged_fields.len();
@@ -333,8 +331,7 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "last_assignment_configs[].key")?;
@@ -352,10 +349,9 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -379,7 +375,6 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.key, true, "last_assignment_configs[].key")?;
         n += rt::write::str_size(self.value, true, "last_assignment_configs[].value")?;
@@ -452,7 +447,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StreamsGroupMetadataValue`.
@@ -592,7 +586,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupMetadataValue`](super::StreamsGroupMetadataValue).
@@ -646,7 +639,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -786,7 +778,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.key, true, "last_assignment_configs[].key")?;
             n += rt::write::str_size(&self.value, true, "last_assignment_configs[].value")?;

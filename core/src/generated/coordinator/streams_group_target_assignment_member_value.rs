@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -81,7 +80,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
         n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")?;
@@ -157,7 +155,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -176,7 +173,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -208,7 +204,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -272,7 +267,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StreamsGroupTargetAssignmentMemberValue`.
@@ -370,7 +364,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupTargetAssignmentMemberValue`](super::StreamsGroupTargetAssignmentMemberValue).
@@ -410,7 +403,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMemberValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
             n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")?;
@@ -466,7 +458,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;

@@ -63,7 +63,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -79,7 +78,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.subtopologies, true, v, "subtopologies")?;
         {
@@ -173,7 +171,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -201,7 +198,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -278,7 +274,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.subtopology_id, true, "subtopologies[].subtopology_id")?;
         n += rt::write::array_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
@@ -409,7 +404,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -446,7 +440,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -486,7 +479,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::str_size(self.name, true, "subtopologies[].state_changelog_topics[].name")?;
         n += rt::write::array_size(
@@ -581,7 +573,6 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -614,7 +605,6 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -660,7 +650,6 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(
             &self.source_topics,
@@ -773,8 +762,7 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
@@ -799,10 +787,9 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -834,7 +821,6 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(
             self.key,
@@ -962,7 +948,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StreamsGroupTopologyValue`.
@@ -1269,7 +1254,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupTopologyValue`](super::StreamsGroupTopologyValue).
@@ -1305,7 +1289,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupTopologyValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.subtopologies, true, v, "subtopologies")?;
             {
@@ -1378,7 +1361,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.subtopology_id, true, "subtopologies[].subtopology_id")?;
             n += rt::owned::vec_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
@@ -1496,7 +1478,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::str_size(&self.name, true, "subtopologies[].state_changelog_topics[].name")?;
             n += rt::owned::vec_size(
@@ -1570,7 +1551,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(
                 &self.source_topics,
@@ -1660,7 +1640,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(
                 &self.key,

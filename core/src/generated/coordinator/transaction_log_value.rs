@@ -158,7 +158,6 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -225,7 +224,6 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 31;
         if v <= 0 && self.previous_producer_id != -1_i64 {
             return Err(rt::write::not_in_version("previous_producer_id"));
@@ -401,7 +399,6 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -424,7 +421,6 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -458,7 +454,6 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic, v >= 1, "transaction_partitions[].topic")?;
         n += rt::write::array_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
@@ -559,7 +554,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `TransactionLogValue`.
@@ -769,7 +763,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`TransactionLogValue`](super::TransactionLogValue).
@@ -843,7 +836,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for TransactionLogValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 31;
             if v <= 0 && self.previous_producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("previous_producer_id"));
@@ -1009,7 +1001,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic, v >= 1, "transaction_partitions[].topic")?;
             n += rt::owned::vec_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;

@@ -78,10 +78,9 @@ impl<'a> rt::Struct<'a> for AbortedTxn<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -95,8 +94,7 @@ impl<'a> rt::Struct<'a> for AbortedTxn<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
-        let mut n: usize = 32;
+        let n: usize = 32;
         if !self.unknown_tagged_fields.is_empty() {
             return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
@@ -151,7 +149,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AbortedTxn`.
@@ -226,8 +223,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`AbortedTxn`](super::AbortedTxn).
     #[derive(Clone, Debug, PartialEq)]
@@ -270,8 +265,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for AbortedTxn {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
-            let mut n: usize = 32;
+            let n: usize = 32;
             if !self.unknown_tagged_fields.is_empty() {
                 return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }

@@ -82,7 +82,6 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -105,7 +104,6 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 10;
         n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
         n += rt::write::str_size(self.group_id, v >= 3, "group_id")?;
@@ -173,7 +171,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AddOffsetsToTxnRequest`.
@@ -248,8 +245,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`AddOffsetsToTxnRequest`](super::AddOffsetsToTxnRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -292,7 +287,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddOffsetsToTxnRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 10;
             n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
             n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;

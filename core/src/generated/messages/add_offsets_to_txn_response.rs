@@ -77,7 +77,6 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -95,7 +94,6 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
@@ -149,7 +147,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AddOffsetsToTxnResponse`.
@@ -196,8 +193,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`AddOffsetsToTxnResponse`](super::AddOffsetsToTxnResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -232,7 +227,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddOffsetsToTxnResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();

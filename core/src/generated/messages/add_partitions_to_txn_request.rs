@@ -104,7 +104,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -160,7 +159,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 4 {
             n += rt::write::array_size(&self.transactions, v >= 3, v, "transactions")?;
@@ -345,7 +343,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -392,7 +389,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -448,7 +444,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 4 {
             n += rt::write::str_size(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
@@ -590,7 +585,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -613,7 +607,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -647,7 +640,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 3, "v3_and_below_topics[].name")?;
         n += rt::write::array_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
@@ -743,7 +735,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AddPartitionsToTxnRequest`.
@@ -948,7 +939,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AddPartitionsToTxnRequest`](super::AddPartitionsToTxnRequest).
@@ -996,7 +986,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddPartitionsToTxnRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::owned::vec_size(&self.transactions, v >= 3, v, "transactions")?;
@@ -1134,7 +1123,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::str_size(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
@@ -1251,7 +1239,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 3, "v3_and_below_topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;

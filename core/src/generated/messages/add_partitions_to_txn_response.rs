@@ -79,7 +79,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -121,7 +120,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v >= 4 {
             n += 2;
@@ -255,7 +253,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -291,7 +288,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -329,7 +325,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 4 {
             n += rt::write::str_size(
@@ -453,7 +448,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -482,7 +476,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -516,7 +509,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
         n += rt::write::array_size(
@@ -631,7 +623,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -671,7 +662,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -706,7 +696,6 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
@@ -808,7 +797,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AddPartitionsToTxnResponse`.
@@ -994,7 +982,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AddPartitionsToTxnResponse`](super::AddPartitionsToTxnResponse).
@@ -1038,7 +1025,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddPartitionsToTxnResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v >= 4 {
                 n += 2;
@@ -1138,7 +1124,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::str_size(
@@ -1240,7 +1225,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
             n += rt::owned::vec_size(
@@ -1319,7 +1303,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();

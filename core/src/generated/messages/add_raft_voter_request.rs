@@ -93,7 +93,6 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -115,7 +114,6 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 24;
         n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
         n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
@@ -210,8 +208,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "listeners[].name")?;
@@ -231,10 +228,9 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -254,7 +250,6 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.name, true, "listeners[].name")?;
         n += rt::write::str_size(self.host, true, "listeners[].host")?;
@@ -331,7 +326,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AddRaftVoterRequest`.
@@ -485,7 +479,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AddRaftVoterRequest`](super::AddRaftVoterRequest).
@@ -537,7 +530,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AddRaftVoterRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 24;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
             n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
@@ -619,7 +611,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.name, true, "listeners[].name")?;
             n += rt::write::str_size(&self.host, true, "listeners[].host")?;

@@ -79,10 +79,9 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -97,7 +96,6 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 18;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -155,7 +153,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AllocateProducerIdsResponse`.
@@ -230,8 +227,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`AllocateProducerIdsResponse`](super::AllocateProducerIdsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -274,7 +269,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AllocateProducerIdsResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 18;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -68,7 +68,6 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -86,7 +85,6 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::array_size(&self.entries, v >= 1, v, "entries")?;
         if v >= 1 {
@@ -171,7 +169,6 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -194,7 +191,6 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -212,7 +208,6 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
         n += rt::write::array_size(&self.ops, v >= 1, v, "entries[].ops")?;
@@ -298,7 +293,6 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -321,7 +315,6 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -350,7 +343,6 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
         n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -450,7 +442,6 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -482,7 +473,6 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -509,7 +499,6 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 9;
         n += rt::write::str_size(self.key, v >= 1, "entries[].ops[].key")?;
         if v >= 1 {
@@ -599,7 +588,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterClientQuotasRequest`.
@@ -771,7 +759,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterClientQuotasRequest`](super::AlterClientQuotasRequest).
@@ -807,7 +794,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterClientQuotasRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
             if v >= 1 {
@@ -875,7 +861,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
             n += rt::owned::vec_size(&self.ops, v >= 1, v, "entries[].ops")?;
@@ -938,7 +923,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
             n += rt::write::opt_str_size(
@@ -1015,7 +999,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 9;
             n += rt::write::str_size(&self.key, v >= 1, "entries[].ops[].key")?;
             if v >= 1 {

@@ -67,7 +67,6 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -85,7 +84,6 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.entries, v >= 1, v, "entries")?;
         if v >= 1 {
@@ -176,7 +174,6 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -201,7 +198,6 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -223,7 +219,6 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::opt_str_size(self.error_message, v >= 1, true, "entries[].error_message")?;
         n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
@@ -310,7 +305,6 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -333,7 +327,6 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -362,7 +355,6 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
         n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -443,7 +435,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterClientQuotasResponse`.
@@ -578,7 +569,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterClientQuotasResponse`](super::AlterClientQuotasResponse).
@@ -614,7 +604,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterClientQuotasResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
             if v >= 1 {
@@ -679,7 +668,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "entries[].error_message")?;
             n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
@@ -743,7 +731,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
             n += rt::write::opt_str_size(

@@ -68,7 +68,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -86,7 +85,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::array_size(&self.resources, v >= 2, v, "resources")?;
         if v >= 2 {
@@ -170,7 +168,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -195,7 +192,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -228,7 +224,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
         n += rt::write::array_size(&self.configs, v >= 2, v, "resources[].configs")?;
@@ -315,7 +310,6 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -338,7 +332,6 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -367,7 +360,6 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 2, "resources[].configs[].name")?;
         n += rt::write::opt_str_size(self.value, v >= 2, true, "resources[].configs[].value")?;
@@ -448,7 +440,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterConfigsRequest`.
@@ -583,7 +574,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterConfigsRequest`](super::AlterConfigsRequest).
@@ -619,7 +609,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterConfigsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
             if v >= 2 {
@@ -691,7 +680,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
             n += rt::owned::vec_size(&self.configs, v >= 2, v, "resources[].configs")?;
@@ -755,7 +743,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 2, "resources[].configs[].name")?;
             n += rt::write::opt_str_size(self.value.as_deref(), v >= 2, true, "resources[].configs[].value")?;

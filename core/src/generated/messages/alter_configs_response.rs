@@ -69,7 +69,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -95,7 +94,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.responses, v >= 2, v, "responses")?;
         if v >= 2 {
@@ -184,7 +182,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -211,7 +208,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -243,7 +239,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 3;
         n += rt::write::opt_str_size(self.error_message, v >= 2, true, "responses[].error_message")?;
         n += rt::write::str_size(self.resource_name, v >= 2, "responses[].resource_name")?;
@@ -320,7 +315,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterConfigsResponse`.
@@ -432,7 +426,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterConfigsResponse`](super::AlterConfigsResponse).
@@ -468,7 +461,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterConfigsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.responses, v >= 2, v, "responses")?;
             if v >= 2 {
@@ -537,7 +529,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "responses[].error_message")?;
             n += rt::write::str_size(&self.resource_name, v >= 2, "responses[].resource_name")?;

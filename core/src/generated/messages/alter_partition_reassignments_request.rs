@@ -67,7 +67,6 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -89,7 +88,6 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v >= 1 {
             n += 1;
@@ -174,7 +172,6 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -193,7 +190,6 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -217,7 +213,6 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -291,7 +286,6 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -310,7 +304,6 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -342,7 +335,6 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::opt_array_size(&self.replicas, true, true, v, "topics[].partitions[].replicas")?;
         {
@@ -414,7 +406,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterPartitionReassignmentsRequest`.
@@ -549,7 +540,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterPartitionReassignmentsRequest`](super::AlterPartitionReassignmentsRequest).
@@ -589,7 +579,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterPartitionReassignmentsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v >= 1 {
                 n += 1;
@@ -654,7 +643,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -709,7 +697,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::opt_vec_size(
                 self.replicas.as_deref(),

@@ -76,7 +76,6 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -103,7 +102,6 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v >= 1 {
             n += 1;
@@ -185,7 +183,6 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -204,7 +201,6 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -231,7 +227,6 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "responses[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
@@ -312,8 +307,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -338,10 +332,9 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -369,7 +362,6 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
         {
@@ -451,7 +443,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterPartitionReassignmentsResponse`.
@@ -628,7 +619,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterPartitionReassignmentsResponse`](super::AlterPartitionReassignmentsResponse).
@@ -676,7 +666,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterPartitionReassignmentsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v >= 1 {
                 n += 1;
@@ -738,7 +727,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "responses[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
@@ -797,7 +785,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(
                 self.error_message.as_deref(),

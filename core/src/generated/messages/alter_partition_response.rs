@@ -71,7 +71,6 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -88,7 +87,6 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         {
@@ -176,7 +174,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -205,7 +202,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -237,7 +233,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 1 {
             n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
@@ -354,7 +349,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -390,7 +384,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -444,7 +437,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 18;
         n += rt::write::array_size(&self.isr, true, v, "topics[].partitions[].isr")?;
         if v >= 1 {
@@ -547,7 +539,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterPartitionResponse`.
@@ -766,7 +757,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterPartitionResponse`](super::AlterPartitionResponse).
@@ -806,7 +796,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterPartitionResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             {
@@ -866,7 +855,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 1 {
                 n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
@@ -951,7 +939,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 18;
             n += rt::owned::vec_size(&self.isr, true, v, "topics[].partitions[].isr")?;
             if v >= 1 {

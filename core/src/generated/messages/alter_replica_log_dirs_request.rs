@@ -63,7 +63,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -80,7 +79,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.dirs, v >= 2, v, "dirs")?;
         if v >= 2 {
@@ -164,7 +162,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -187,7 +184,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -213,7 +209,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.path, v >= 2, "dirs[].path")?;
         n += rt::write::array_size(&self.topics, v >= 2, v, "dirs[].topics")?;
@@ -299,7 +294,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -322,7 +316,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -356,7 +349,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 2, "dirs[].topics[].name")?;
         n += rt::write::array_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
@@ -431,7 +423,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterReplicaLogDirsRequest`.
@@ -536,7 +527,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterReplicaLogDirsRequest`](super::AlterReplicaLogDirsRequest).
@@ -568,7 +558,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterReplicaLogDirsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.dirs, v >= 2, v, "dirs")?;
             if v >= 2 {
@@ -628,7 +617,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.path, v >= 2, "dirs[].path")?;
             n += rt::owned::vec_size(&self.topics, v >= 2, v, "dirs[].topics")?;
@@ -691,7 +679,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 2, "dirs[].topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;

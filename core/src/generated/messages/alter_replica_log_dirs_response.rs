@@ -68,7 +68,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -86,7 +85,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
         if v >= 2 {
@@ -172,7 +170,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -195,7 +192,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -224,7 +220,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, v >= 2, "results[].topic_name")?;
         n += rt::write::array_size(&self.partitions, v >= 2, v, "results[].partitions")?;
@@ -312,7 +307,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -340,7 +334,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -369,7 +362,6 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
@@ -448,7 +440,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterReplicaLogDirsResponse`.
@@ -569,7 +560,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterReplicaLogDirsResponse`](super::AlterReplicaLogDirsResponse).
@@ -605,7 +595,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterReplicaLogDirsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
             if v >= 2 {
@@ -666,7 +655,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, v >= 2, "results[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, v >= 2, v, "results[].partitions")?;
@@ -729,7 +717,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();

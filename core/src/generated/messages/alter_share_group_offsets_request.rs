@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -88,7 +87,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, true, "group_id")?;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -157,7 +155,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -176,7 +173,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -203,7 +199,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -279,8 +274,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<12>(c) {
@@ -303,10 +297,9 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -330,7 +323,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -398,7 +390,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterShareGroupOffsetsRequest`.
@@ -519,7 +510,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterShareGroupOffsetsRequest`](super::AlterShareGroupOffsetsRequest).
@@ -555,7 +545,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -609,7 +598,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -664,7 +652,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -75,7 +75,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -104,7 +103,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::array_size(&self.responses, true, v, "responses")?;
@@ -180,7 +178,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -207,7 +204,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -235,7 +231,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "responses[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
@@ -317,8 +312,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -343,10 +337,9 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -374,7 +367,6 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
         {
@@ -456,7 +448,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterShareGroupOffsetsResponse`.
@@ -633,7 +624,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterShareGroupOffsetsResponse`](super::AlterShareGroupOffsetsResponse).
@@ -677,7 +667,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
@@ -739,7 +728,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "responses[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
@@ -799,7 +787,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(
                 self.error_message.as_deref(),

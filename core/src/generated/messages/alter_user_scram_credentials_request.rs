@@ -66,7 +66,6 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -82,7 +81,6 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.deletions, true, v, "deletions")?;
         n += rt::write::array_size(&self.upsertions, true, v, "upsertions")?;
@@ -156,8 +154,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "deletions[].name")?;
@@ -175,10 +172,9 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -194,7 +190,6 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.name, true, "deletions[].name")?;
         {
@@ -284,8 +279,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "upsertions[].name")?;
@@ -314,10 +308,9 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -345,7 +338,6 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 5;
         n += rt::write::str_size(self.name, true, "upsertions[].name")?;
         n += rt::write::bytes_size(self.salt, true, "upsertions[].salt")?;
@@ -428,7 +420,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterUserScramCredentialsRequest`.
@@ -591,7 +582,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterUserScramCredentialsRequest`](super::AlterUserScramCredentialsRequest).
@@ -627,7 +617,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterUserScramCredentialsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.deletions, true, v, "deletions")?;
             n += rt::owned::vec_size(&self.upsertions, true, v, "upsertions")?;
@@ -681,7 +670,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.name, true, "deletions[].name")?;
             {
@@ -754,7 +742,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 5;
             n += rt::write::str_size(&self.name, true, "upsertions[].name")?;
             n += rt::write::bytes_size(&self.salt, true, "upsertions[].salt")?;

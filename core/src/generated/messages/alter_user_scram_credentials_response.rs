@@ -65,7 +65,6 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -81,7 +80,6 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.results, true, v, "results")?;
         {
@@ -153,8 +151,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "results[].user")?;
@@ -174,10 +171,9 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -194,7 +190,6 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.user, true, "results[].user")?;
         n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
@@ -259,7 +254,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AlterUserScramCredentialsResponse`.
@@ -357,7 +351,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AlterUserScramCredentialsResponse`](super::AlterUserScramCredentialsResponse).
@@ -393,7 +386,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AlterUserScramCredentialsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
             {
@@ -450,7 +442,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.user, true, "results[].user")?;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;

@@ -86,7 +86,6 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -120,7 +119,6 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 3 {
             n += rt::write::str_size(self.client_software_name, v >= 3, "client_software_name")?;
@@ -206,7 +204,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ApiVersionsRequest`.
@@ -281,8 +278,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ApiVersionsRequest`](super::ApiVersionsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -325,7 +320,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ApiVersionsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(&self.client_software_name, v >= 3, "client_software_name")?;

@@ -127,7 +127,6 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -191,7 +190,6 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::array_size(&self.api_keys, v >= 3, v, "api_keys")?;
         if v >= 1 {
@@ -366,7 +364,6 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -395,7 +392,6 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -420,7 +416,6 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
@@ -523,7 +518,6 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -561,7 +555,6 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -600,7 +593,6 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 3 {
             n += rt::write::str_size(self.name, v >= 3, "supported_features[].name")?;
@@ -736,7 +728,6 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -774,7 +765,6 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -813,7 +803,6 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 3 {
             n += rt::write::str_size(self.name, v >= 3, "finalized_features[].name")?;
@@ -956,7 +945,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ApiVersionsResponse`.
@@ -1226,7 +1214,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ApiVersionsResponse`](super::ApiVersionsResponse).
@@ -1282,7 +1269,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ApiVersionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.api_keys, v >= 3, v, "api_keys")?;
             if v >= 1 {
@@ -1422,7 +1408,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
@@ -1499,7 +1484,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(&self.name, v >= 3, "supported_features[].name")?;
@@ -1606,7 +1590,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(&self.name, v >= 3, "finalized_features[].name")?;

@@ -71,7 +71,6 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -88,7 +87,6 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         n += rt::write::array_size(&self.directories, true, v, "directories")?;
         {
@@ -160,7 +158,6 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -178,7 +175,6 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -207,7 +203,6 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.topics, true, v, "directories[].topics")?;
         {
@@ -280,7 +275,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -299,7 +293,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -331,7 +324,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
         {
@@ -399,8 +391,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
@@ -416,10 +407,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -439,7 +429,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -518,7 +507,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AssignReplicasToDirsRequest`.
@@ -674,7 +662,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AssignReplicasToDirsRequest`](super::AssignReplicasToDirsRequest).
@@ -714,7 +701,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AssignReplicasToDirsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
             {
@@ -770,7 +756,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.topics, true, v, "directories[].topics")?;
             {
@@ -824,7 +809,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
             {
@@ -874,7 +858,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -70,7 +70,6 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -87,7 +86,6 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.directories, true, v, "directories")?;
         {
@@ -159,7 +157,6 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -177,7 +174,6 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -206,7 +202,6 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.topics, true, v, "directories[].topics")?;
         {
@@ -279,7 +274,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -298,7 +292,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -330,7 +323,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
         {
@@ -415,8 +407,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -442,10 +433,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -469,7 +459,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -552,7 +541,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AssignReplicasToDirsResponse`.
@@ -724,7 +712,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AssignReplicasToDirsResponse`](super::AssignReplicasToDirsResponse).
@@ -764,7 +751,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AssignReplicasToDirsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
             {
@@ -820,7 +806,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.topics, true, v, "directories[].topics")?;
             {
@@ -874,7 +859,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
             {
@@ -928,7 +912,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -124,7 +124,6 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -182,7 +181,6 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 22;
         if v <= 0 && !self.offline_log_dirs.is_empty() {
             return Err(rt::write::not_in_version("offline_log_dirs"));
@@ -306,7 +304,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `BrokerHeartbeatRequest`.
@@ -423,8 +420,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`BrokerHeartbeatRequest`](super::BrokerHeartbeatRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -479,7 +474,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for BrokerHeartbeatRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 22;
             if v <= 0 && !self.offline_log_dirs.is_empty() {
                 return Err(rt::write::not_in_version("offline_log_dirs"));

@@ -85,10 +85,9 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -104,7 +103,6 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 9;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -166,7 +164,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `BrokerHeartbeatResponse`.
@@ -255,8 +252,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`BrokerHeartbeatResponse`](super::BrokerHeartbeatResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -303,7 +298,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for BrokerHeartbeatResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 9;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -107,7 +107,6 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -142,7 +141,6 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
         n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
@@ -258,8 +256,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "listeners[].name")?;
@@ -286,10 +283,9 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -313,7 +309,6 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "listeners[].name")?;
         n += rt::write::str_size(self.host, true, "listeners[].host")?;
@@ -396,8 +391,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "features[].name")?;
@@ -422,10 +416,9 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -445,7 +438,6 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "features[].name")?;
         {
@@ -545,7 +537,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `BrokerRegistrationRequest`.
@@ -806,7 +797,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`BrokerRegistrationRequest`](super::BrokerRegistrationRequest).
@@ -870,7 +860,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for BrokerRegistrationRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
             n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
@@ -969,7 +958,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "listeners[].name")?;
             n += rt::write::str_size(&self.host, true, "listeners[].host")?;
@@ -1040,7 +1028,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "features[].name")?;
             {

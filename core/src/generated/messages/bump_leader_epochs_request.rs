@@ -63,7 +63,6 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -78,7 +77,6 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         {
@@ -150,7 +148,6 @@ impl<'a> rt::Struct<'a> for TopicState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -169,7 +166,6 @@ impl<'a> rt::Struct<'a> for TopicState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -193,7 +189,6 @@ impl<'a> rt::Struct<'a> for TopicState<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
         {
@@ -274,8 +269,7 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<8>(c) {
@@ -298,10 +292,9 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -325,7 +318,6 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -390,7 +382,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `BumpLeaderEpochsRequest`.
@@ -495,7 +486,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`BumpLeaderEpochsRequest`](super::BumpLeaderEpochsRequest).
@@ -527,7 +517,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for BumpLeaderEpochsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             {
@@ -579,7 +568,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
             {
@@ -633,7 +621,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -75,7 +75,6 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -92,7 +91,6 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         {
@@ -166,7 +164,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -185,7 +182,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -212,7 +208,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -294,8 +289,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -318,10 +312,9 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -345,7 +338,6 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -416,7 +408,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `BumpLeaderEpochsResponse`.
@@ -551,7 +542,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`BumpLeaderEpochsResponse`](super::BumpLeaderEpochsResponse).
@@ -591,7 +581,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for BumpLeaderEpochsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             {
@@ -647,7 +636,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -702,7 +690,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             {
                 let tags = self.unknown_tagged_fields.len();

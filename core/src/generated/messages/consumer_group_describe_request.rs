@@ -60,7 +60,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -79,7 +78,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::array_size(&self.group_ids, true, v, "group_ids")?;
         {
@@ -126,7 +124,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerGroupDescribeRequest`.
@@ -173,7 +170,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupDescribeRequest`](super::ConsumerGroupDescribeRequest).
@@ -209,7 +205,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupDescribeRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
             {

@@ -63,7 +63,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -79,7 +78,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.groups, true, v, "groups")?;
         {
@@ -187,7 +185,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -224,7 +221,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -265,7 +261,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 14;
         n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
         n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
@@ -391,7 +386,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -431,7 +425,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -497,7 +490,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
         n += rt::write::opt_str_size(self.instance_id, true, true, "groups[].members[].instance_id")?;
@@ -607,7 +599,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -630,7 +621,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -658,7 +648,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(
             &self.topic_partitions,
@@ -752,7 +741,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -779,7 +767,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -819,7 +806,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(
             self.topic_name,
@@ -977,7 +963,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerGroupDescribeResponse`.
@@ -1394,7 +1379,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupDescribeResponse`](super::ConsumerGroupDescribeResponse).
@@ -1430,7 +1414,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupDescribeResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
             {
@@ -1511,7 +1494,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
             n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
@@ -1621,7 +1603,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
             n += rt::write::opt_str_size(
@@ -1731,7 +1712,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(
                 &self.topic_partitions,
@@ -1799,7 +1779,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(
                 &self.topic_name,

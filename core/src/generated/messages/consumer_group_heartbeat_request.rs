@@ -104,7 +104,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -152,7 +151,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::str_size(self.group_id, true, "group_id")?;
         n += rt::write::str_size(self.member_id, true, "member_id")?;
@@ -250,7 +248,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -269,7 +266,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -301,7 +297,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
         {
@@ -385,7 +380,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerGroupHeartbeatRequest`.
@@ -581,7 +575,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupHeartbeatRequest`](super::ConsumerGroupHeartbeatRequest).
@@ -651,7 +644,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerGroupHeartbeatRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
             n += rt::write::str_size(&self.member_id, true, "member_id")?;
@@ -752,7 +744,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
             {

@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -87,7 +86,6 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
         n += rt::write::opt_bytes_size(self.user_data, false, true, "user_data")?;
@@ -158,7 +156,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -175,7 +172,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -201,7 +197,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic, false, "assigned_partitions[].topic")?;
         n += rt::write::array_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;
@@ -260,7 +255,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerProtocolAssignment`.
@@ -344,7 +338,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ConsumerProtocolAssignment`](super::ConsumerProtocolAssignment).
@@ -380,7 +373,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerProtocolAssignment {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
             n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
@@ -432,7 +424,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic, false, "assigned_partitions[].topic")?;
             n += rt::owned::vec_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;

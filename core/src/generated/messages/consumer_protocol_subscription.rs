@@ -85,7 +85,6 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -117,7 +116,6 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.topics, false, v, "topics")?;
         n += rt::write::opt_bytes_size(self.user_data, false, true, "user_data")?;
@@ -214,7 +212,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -239,7 +236,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -269,7 +265,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += rt::write::str_size(self.topic, false, "owned_partitions[].topic")?;
@@ -357,7 +352,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConsumerProtocolSubscription`.
@@ -483,7 +477,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ConsumerProtocolSubscription`](super::ConsumerProtocolSubscription).
@@ -531,7 +524,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConsumerProtocolSubscription {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
             n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
@@ -601,7 +593,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(&self.topic, false, "owned_partitions[].topic")?;

@@ -58,10 +58,9 @@ impl<'a> rt::Struct<'a> for ControlRecordTypeSchema<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -72,8 +71,7 @@ impl<'a> rt::Struct<'a> for ControlRecordTypeSchema<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
-        let mut n: usize = 2;
+        let n: usize = 2;
         if !self.unknown_tagged_fields.is_empty() {
             return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
@@ -113,7 +111,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ControlRecordTypeSchema`.
@@ -144,8 +141,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ControlRecordTypeSchema`](super::ControlRecordTypeSchema).
     #[derive(Clone, Debug, PartialEq)]
@@ -176,8 +171,7 @@ pub mod owned {
 
     impl rt::OwnedStruct for ControlRecordTypeSchema {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
-            let mut n: usize = 2;
+            let n: usize = 2;
             if !self.unknown_tagged_fields.is_empty() {
                 return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }

@@ -75,7 +75,6 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -95,7 +94,6 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v >= 2 {
             n += 8;
@@ -154,7 +152,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ControlledShutdownRequest`.
@@ -201,8 +198,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ControlledShutdownRequest`](super::ControlledShutdownRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -237,7 +232,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ControlledShutdownRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v >= 2 {
                 n += 8;

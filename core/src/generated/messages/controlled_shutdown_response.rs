@@ -70,7 +70,6 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -96,7 +95,6 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::array_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
         if v >= 3 {
@@ -181,7 +179,6 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -204,7 +201,6 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -233,7 +229,6 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
         if v >= 3 {
@@ -304,7 +299,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ControlledShutdownResponse`.
@@ -388,7 +382,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ControlledShutdownResponse`](super::ControlledShutdownResponse).
@@ -424,7 +417,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ControlledShutdownResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
             if v >= 3 {
@@ -485,7 +477,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
             if v >= 3 {

@@ -84,7 +84,6 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -103,7 +102,6 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 21;
         n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
         n += rt::write::array_size(&self.features, true, v, "features")?;
@@ -192,8 +190,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "listeners[].name")?;
@@ -220,10 +217,9 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -247,7 +243,6 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "listeners[].name")?;
         n += rt::write::str_size(self.host, true, "listeners[].host")?;
@@ -330,8 +325,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "features[].name")?;
@@ -356,10 +350,9 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -379,7 +372,6 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "features[].name")?;
         {
@@ -467,7 +459,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ControllerRegistrationRequest`.
@@ -672,7 +663,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ControllerRegistrationRequest`](super::ControllerRegistrationRequest).
@@ -720,7 +710,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ControllerRegistrationRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 21;
             n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
             n += rt::owned::vec_size(&self.features, true, v, "features")?;
@@ -787,7 +776,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "listeners[].name")?;
             n += rt::write::str_size(&self.host, true, "listeners[].host")?;
@@ -858,7 +846,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "features[].name")?;
             {

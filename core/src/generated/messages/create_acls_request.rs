@@ -65,7 +65,6 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -82,7 +81,6 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.creations, v >= 2, v, "creations")?;
         if v >= 2 {
@@ -197,7 +195,6 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -239,7 +236,6 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -282,7 +278,6 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 3;
         n += rt::write::str_size(self.resource_name, v >= 2, "creations[].resource_name")?;
         if v >= 1 {
@@ -380,7 +375,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `CreateAclsRequest`.
@@ -518,7 +512,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`CreateAclsRequest`](super::CreateAclsRequest).
@@ -550,7 +543,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateAclsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.creations, v >= 2, v, "creations")?;
             if v >= 2 {
@@ -630,7 +622,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 3;
             n += rt::write::str_size(&self.resource_name, v >= 2, "creations[].resource_name")?;
             if v >= 1 {

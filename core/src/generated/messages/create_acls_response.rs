@@ -70,7 +70,6 @@ impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -88,7 +87,6 @@ impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
         if v >= 2 {
@@ -173,7 +171,6 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -196,7 +193,6 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -217,7 +213,6 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::opt_str_size(self.error_message, v >= 2, true, "results[].error_message")?;
         if v >= 2 {
@@ -285,7 +280,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `CreateAclsResponse`.
@@ -369,7 +363,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`CreateAclsResponse`](super::CreateAclsResponse).
@@ -405,7 +398,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateAclsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
             if v >= 2 {
@@ -466,7 +458,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "results[].error_message")?;
             if v >= 2 {

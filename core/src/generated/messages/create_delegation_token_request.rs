@@ -83,7 +83,6 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -113,7 +112,6 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         if v >= 3 {
             n += rt::write::opt_str_size(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type")?;
@@ -222,7 +220,6 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -245,7 +242,6 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -269,7 +265,6 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.principal_type, v >= 2, "renewers[].principal_type")?;
         n += rt::write::str_size(self.principal_name, v >= 2, "renewers[].principal_name")?;
@@ -344,7 +339,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `CreateDelegationTokenRequest`.
@@ -456,7 +450,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`CreateDelegationTokenRequest`](super::CreateDelegationTokenRequest).
@@ -500,7 +493,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateDelegationTokenRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             if v >= 3 {
                 n += rt::write::opt_str_size(
@@ -612,7 +604,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.principal_type, v >= 2, "renewers[].principal_type")?;
             n += rt::write::str_size(&self.principal_name, v >= 2, "renewers[].principal_name")?;

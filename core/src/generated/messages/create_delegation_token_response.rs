@@ -126,7 +126,6 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -169,7 +168,6 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 30;
         n += rt::write::str_size(self.principal_type, v >= 2, "principal_type")?;
         n += rt::write::str_size(self.principal_name, v >= 2, "principal_name")?;
@@ -305,7 +303,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `CreateDelegationTokenResponse`.
@@ -478,7 +475,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`CreateDelegationTokenResponse`](super::CreateDelegationTokenResponse).
@@ -550,7 +546,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateDelegationTokenResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 30;
             n += rt::write::str_size(&self.principal_type, v >= 2, "principal_type")?;
             n += rt::write::str_size(&self.principal_name, v >= 2, "principal_name")?;

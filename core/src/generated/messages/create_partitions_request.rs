@@ -75,7 +75,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -94,7 +93,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 5;
         n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
         if v >= 2 {
@@ -187,7 +185,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -212,7 +209,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -239,7 +235,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
         n += rt::write::opt_array_size(&self.assignments, v >= 2, true, v, "topics[].assignments")?;
@@ -320,7 +315,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -341,7 +335,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -371,7 +364,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
         if v >= 2 {
@@ -453,7 +445,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `CreatePartitionsRequest`.
@@ -586,7 +577,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`CreatePartitionsRequest`](super::CreatePartitionsRequest).
@@ -626,7 +616,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatePartitionsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 5;
             n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
             if v >= 2 {
@@ -702,7 +691,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
             n += rt::owned::opt_vec_size(self.assignments.as_deref(), v >= 2, true, v, "topics[].assignments")?;
@@ -762,7 +750,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
             if v >= 2 {

@@ -69,7 +69,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -87,7 +86,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
         if v >= 2 {
@@ -171,7 +169,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -196,7 +193,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -218,7 +214,6 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.name, v >= 2, "results[].name")?;
         n += rt::write::opt_str_size(self.error_message, v >= 2, true, "results[].error_message")?;
@@ -291,7 +286,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `CreatePartitionsResponse`.
@@ -389,7 +383,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`CreatePartitionsResponse`](super::CreatePartitionsResponse).
@@ -425,7 +418,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreatePartitionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
             if v >= 2 {
@@ -490,7 +482,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.name, v >= 2, "results[].name")?;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "results[].error_message")?;

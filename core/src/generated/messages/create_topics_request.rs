@@ -72,7 +72,6 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -93,7 +92,6 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.topics, v >= 5, v, "topics")?;
         if v >= 1 {
@@ -207,7 +205,6 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -241,7 +238,6 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -284,7 +280,6 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
         n += rt::write::array_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
@@ -374,7 +369,6 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -397,7 +391,6 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -431,7 +424,6 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
         if v >= 5 {
@@ -519,7 +511,6 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -542,7 +533,6 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -571,7 +561,6 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
         n += rt::write::opt_str_size(self.value, v >= 5, true, "topics[].configs[].value")?;
@@ -670,7 +659,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `CreateTopicsRequest`.
@@ -884,7 +872,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`CreateTopicsRequest`](super::CreateTopicsRequest).
@@ -924,7 +911,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateTopicsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
             if v >= 1 {
@@ -1016,7 +1002,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
             n += rt::owned::vec_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
@@ -1085,7 +1070,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
             if v >= 5 {
@@ -1150,7 +1134,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
             n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, true, "topics[].configs[].value")?;

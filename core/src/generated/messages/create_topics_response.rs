@@ -72,7 +72,6 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -92,7 +91,6 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 2 {
             n += 4;
@@ -272,7 +270,6 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -344,7 +341,6 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.name, v >= 5, "topics[].name")?;
         if v >= 7 {
@@ -511,7 +507,6 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -559,7 +554,6 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -610,7 +604,6 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 5 {
             n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
@@ -765,7 +758,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `CreateTopicsResponse`.
@@ -1012,7 +1004,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`CreateTopicsResponse`](super::CreateTopicsResponse).
@@ -1048,7 +1039,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for CreateTopicsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;
@@ -1138,7 +1128,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
             if v >= 7 {
@@ -1259,7 +1248,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 5 {
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;

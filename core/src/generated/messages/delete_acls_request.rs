@@ -65,7 +65,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -82,7 +81,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.filters, v >= 2, v, "filters")?;
         if v >= 2 {
@@ -197,7 +195,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -239,7 +236,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -282,7 +278,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 3;
         n += rt::write::opt_str_size(
             self.resource_name_filter,
@@ -390,7 +385,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DeleteAclsRequest`.
@@ -528,7 +522,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DeleteAclsRequest`](super::DeleteAclsRequest).
@@ -560,7 +553,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteAclsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.filters, v >= 2, v, "filters")?;
             if v >= 2 {
@@ -640,7 +632,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 3;
             n += rt::write::opt_str_size(
                 self.resource_name_filter.as_deref(),

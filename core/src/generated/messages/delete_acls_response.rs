@@ -68,7 +68,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -94,7 +93,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.filter_results, v >= 2, v, "filter_results")?;
         if v >= 2 {
@@ -179,7 +177,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -204,7 +201,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -242,7 +238,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::opt_str_size(self.error_message, v >= 2, true, "filter_results[].error_message")?;
         n += rt::write::array_size(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
@@ -370,7 +365,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -416,7 +410,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -479,7 +472,6 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 5;
         n += rt::write::opt_str_size(
             self.error_message,
@@ -628,7 +620,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DeleteAclsResponse`.
@@ -861,7 +852,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DeleteAclsResponse`](super::DeleteAclsResponse).
@@ -897,7 +887,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteAclsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.filter_results, v >= 2, v, "filter_results")?;
             if v >= 2 {
@@ -962,7 +951,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::opt_str_size(
                 self.error_message.as_deref(),
@@ -1064,7 +1052,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 5;
             n += rt::write::opt_str_size(
                 self.error_message.as_deref(),

@@ -69,7 +69,6 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -87,7 +86,6 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.results, v >= 2, v, "results")?;
         if v >= 2 {
@@ -175,7 +173,6 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -204,7 +201,6 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -231,7 +227,6 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.group_id, v >= 2, "results[].group_id")?;
         if v >= 3 {
@@ -308,7 +303,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DeleteGroupsResponse`.
@@ -406,7 +400,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DeleteGroupsResponse`](super::DeleteGroupsResponse).
@@ -442,7 +435,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteGroupsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
             if v >= 2 {
@@ -507,7 +499,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.group_id, v >= 2, "results[].group_id")?;
             if v >= 3 {

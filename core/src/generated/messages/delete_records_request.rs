@@ -68,7 +68,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -86,7 +85,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
         if v >= 2 {
@@ -171,7 +169,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -194,7 +191,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -220,7 +216,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -314,7 +309,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -342,7 +336,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -371,7 +364,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
@@ -447,7 +439,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DeleteRecordsRequest`.
@@ -568,7 +559,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DeleteRecordsRequest`](super::DeleteRecordsRequest).
@@ -604,7 +594,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteRecordsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
             if v >= 2 {
@@ -672,7 +661,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -735,7 +723,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();

@@ -67,7 +67,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -85,7 +84,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
         if v >= 2 {
@@ -170,7 +168,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -193,7 +190,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -219,7 +215,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -313,7 +308,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -342,7 +336,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -375,7 +368,6 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 14;
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
@@ -455,7 +447,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DeleteRecordsResponse`.
@@ -590,7 +581,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DeleteRecordsResponse`](super::DeleteRecordsResponse).
@@ -626,7 +616,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteRecordsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
             if v >= 2 {
@@ -687,7 +676,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -754,7 +742,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 14;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();

@@ -66,7 +66,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -90,7 +89,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, true, "group_id")?;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -158,8 +156,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topics[].topic_name")?;
@@ -175,10 +172,9 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -193,7 +189,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
         {
@@ -249,7 +244,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DeleteShareGroupOffsetsRequest`.
@@ -317,7 +311,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DeleteShareGroupOffsetsRequest`](super::DeleteShareGroupOffsetsRequest).
@@ -353,7 +346,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteShareGroupOffsetsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -403,7 +395,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
             {

@@ -77,7 +77,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -106,7 +105,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::array_size(&self.responses, true, v, "responses")?;
@@ -194,8 +192,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "responses[].topic_name")?;
@@ -222,10 +219,9 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -249,7 +245,6 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 18;
         n += rt::write::str_size(self.topic_name, true, "responses[].topic_name")?;
         n += rt::write::opt_str_size(self.error_message, true, true, "responses[].error_message")?;
@@ -324,7 +319,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DeleteShareGroupOffsetsResponse`.
@@ -464,7 +458,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DeleteShareGroupOffsetsResponse`](super::DeleteShareGroupOffsetsResponse).
@@ -508,7 +501,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteShareGroupOffsetsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
@@ -574,7 +566,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 18;
             n += rt::write::str_size(&self.topic_name, true, "responses[].topic_name")?;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "responses[].error_message")?;

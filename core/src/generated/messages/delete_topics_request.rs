@@ -85,7 +85,6 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -108,7 +107,6 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v >= 6 {
             n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
@@ -217,7 +215,6 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -248,7 +245,6 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -273,7 +269,6 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 6 {
             n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "topics[].name")?;
@@ -365,7 +360,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DeleteTopicsRequest`.
@@ -463,7 +457,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DeleteTopicsRequest`](super::DeleteTopicsRequest).
@@ -503,7 +496,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DeleteTopicsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v >= 6 {
                 n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
@@ -587,7 +579,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 6 {
                 n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "topics[].name")?;

@@ -102,7 +102,6 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -133,7 +132,6 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 3;
         n += rt::write::opt_str_size(self.resource_name_filter, v >= 2, true, "resource_name_filter")?;
         if v >= 1 {
@@ -225,7 +223,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeAclsRequest`.
@@ -342,8 +339,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`DescribeAclsRequest`](super::DescribeAclsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -398,7 +393,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeAclsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 3;
             n += rt::write::opt_str_size(
                 self.resource_name_filter.as_deref(),

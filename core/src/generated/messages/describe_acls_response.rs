@@ -80,7 +80,6 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -103,7 +102,6 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
         n += rt::write::array_size(&self.resources, v >= 2, v, "resources")?;
@@ -199,7 +197,6 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -230,7 +227,6 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -269,7 +265,6 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.resource_name, v >= 2, "resources[].resource_name")?;
         if v >= 1 {
@@ -380,7 +375,6 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -412,7 +406,6 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -449,7 +442,6 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.principal, v >= 2, "resources[].acls[].principal")?;
         n += rt::write::str_size(self.host, v >= 2, "resources[].acls[].host")?;
@@ -547,7 +539,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeAclsResponse`.
@@ -752,7 +743,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeAclsResponse`](super::DescribeAclsResponse).
@@ -796,7 +786,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeAclsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
             n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
@@ -870,7 +859,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
             if v >= 1 {
@@ -954,7 +942,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.principal, v >= 2, "resources[].acls[].principal")?;
             n += rt::write::str_size(&self.host, v >= 2, "resources[].acls[].host")?;

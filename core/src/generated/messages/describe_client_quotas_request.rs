@@ -70,7 +70,6 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -88,7 +87,6 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::array_size(&self.components, v >= 1, v, "components")?;
         if v >= 1 {
@@ -179,7 +177,6 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -204,7 +201,6 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -232,7 +228,6 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.entity_type, v >= 1, "components[].entity_type")?;
         n += rt::write::opt_str_size(self.r#match, v >= 1, true, "components[].match")?;
@@ -305,7 +300,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeClientQuotasRequest`.
@@ -403,7 +397,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeClientQuotasRequest`](super::DescribeClientQuotasRequest).
@@ -439,7 +432,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeClientQuotasRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.components, v >= 1, v, "components")?;
             if v >= 1 {
@@ -511,7 +503,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.entity_type, v >= 1, "components[].entity_type")?;
             n += rt::write::opt_str_size(self.r#match.as_deref(), v >= 1, true, "components[].match")?;

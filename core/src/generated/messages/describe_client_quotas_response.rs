@@ -79,7 +79,6 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -102,7 +101,6 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, v >= 1, true, "error_message")?;
         n += rt::write::opt_array_size(&self.entries, v >= 1, true, v, "entries")?;
@@ -190,7 +188,6 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -213,7 +210,6 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -231,7 +227,6 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.entity, v >= 1, v, "entries[].entity")?;
         n += rt::write::array_size(&self.values, v >= 1, v, "entries[].values")?;
@@ -317,7 +312,6 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -340,7 +334,6 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -369,7 +362,6 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
         n += rt::write::opt_str_size(self.entity_name, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -455,7 +447,6 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -478,7 +469,6 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -507,7 +497,6 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::str_size(self.key, v >= 1, "entries[].values[].key")?;
         if v >= 1 {
@@ -599,7 +588,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeClientQuotasResponse`.
@@ -785,7 +773,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeClientQuotasResponse`](super::DescribeClientQuotasResponse).
@@ -829,7 +816,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeClientQuotasResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "error_message")?;
             n += rt::owned::opt_vec_size(self.entries.as_deref(), v >= 1, true, v, "entries")?;
@@ -895,7 +881,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
             n += rt::owned::vec_size(&self.values, v >= 1, v, "entries[].values")?;
@@ -958,7 +943,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
             n += rt::write::opt_str_size(
@@ -1031,7 +1015,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::write::str_size(&self.key, v >= 1, "entries[].values[].key")?;
             if v >= 1 {

@@ -73,7 +73,6 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -100,7 +99,6 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         if v >= 1 {
             n += 1;
@@ -179,7 +177,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeClusterRequest`.
@@ -240,8 +237,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`DescribeClusterRequest`](super::DescribeClusterRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -280,7 +275,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeClusterRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             if v >= 1 {
                 n += 1;

@@ -101,7 +101,6 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -131,7 +130,6 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 14;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         if v >= 1 {
@@ -236,7 +234,6 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -265,7 +262,6 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -289,7 +285,6 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::str_size(self.host, true, "brokers[].host")?;
         n += rt::write::opt_str_size(self.rack, true, true, "brokers[].rack")?;
@@ -391,7 +386,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeClusterResponse`.
@@ -601,7 +595,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeClusterResponse`](super::DescribeClusterResponse).
@@ -661,7 +654,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeClusterResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             if v >= 1 {
@@ -754,7 +746,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::write::str_size(&self.host, true, "brokers[].host")?;
             n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "brokers[].rack")?;

@@ -78,7 +78,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -104,7 +103,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.resources, v >= 4, v, "resources")?;
         if v >= 1 {
@@ -211,7 +209,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -236,7 +233,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -269,7 +265,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.resource_name, v >= 4, "resources[].resource_name")?;
         n += rt::write::opt_array_size(
@@ -357,7 +352,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeConfigsRequest`.
@@ -469,7 +463,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeConfigsRequest`](super::DescribeConfigsRequest).
@@ -509,7 +502,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeConfigsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.resources, v >= 4, v, "resources")?;
             if v >= 1 {
@@ -606,7 +598,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.resource_name, v >= 4, "resources[].resource_name")?;
             n += rt::owned::opt_vec_size(

@@ -68,7 +68,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -86,7 +85,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.results, v >= 4, v, "results")?;
         if v >= 4 {
@@ -178,7 +176,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -206,7 +203,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -244,7 +240,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 3;
         n += rt::write::opt_str_size(self.error_message, v >= 4, true, "results[].error_message")?;
         n += rt::write::str_size(self.resource_name, v >= 4, "results[].resource_name")?;
@@ -383,7 +378,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -440,7 +434,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -512,7 +505,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.name, v >= 4, "results[].configs[].name")?;
         n += rt::write::opt_str_size(self.value, v >= 4, true, "results[].configs[].value")?;
@@ -654,7 +646,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -691,7 +682,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -730,7 +720,6 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += rt::write::str_size(self.name, v >= 4, "results[].configs[].synonyms[].name")?;
@@ -887,7 +876,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeConfigsResponse`.
@@ -1199,7 +1187,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeConfigsResponse`](super::DescribeConfigsResponse).
@@ -1235,7 +1222,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeConfigsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.results, v >= 4, v, "results")?;
             if v >= 4 {
@@ -1308,7 +1294,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 3;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 4, true, "results[].error_message")?;
             n += rt::write::str_size(&self.resource_name, v >= 4, "results[].resource_name")?;
@@ -1403,7 +1388,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].name")?;
             n += rt::write::opt_str_size(self.value.as_deref(), v >= 4, true, "results[].configs[].value")?;
@@ -1518,7 +1502,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].synonyms[].name")?;

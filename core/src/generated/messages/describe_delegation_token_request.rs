@@ -65,7 +65,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -82,7 +81,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::opt_array_size(&self.owners, v >= 2, true, v, "owners")?;
         if v >= 2 {
@@ -160,7 +158,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -183,7 +180,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -207,7 +203,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.principal_type, v >= 2, "owners[].principal_type")?;
         n += rt::write::str_size(self.principal_name, v >= 2, "owners[].principal_name")?;
@@ -273,7 +268,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeDelegationTokenRequest`.
@@ -341,7 +335,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeDelegationTokenRequest`](super::DescribeDelegationTokenRequest).
@@ -373,7 +366,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeDelegationTokenRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::opt_vec_size(self.owners.as_deref(), v >= 2, true, v, "owners")?;
             if v >= 2 {
@@ -433,7 +425,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.principal_type, v >= 2, "owners[].principal_type")?;
             n += rt::write::str_size(&self.principal_name, v >= 2, "owners[].principal_name")?;

@@ -67,7 +67,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -86,7 +85,6 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.tokens, v >= 2, v, "tokens")?;
         if v >= 2 {
@@ -223,7 +221,6 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -274,7 +271,6 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -336,7 +332,6 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 24;
         n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].principal_type")?;
         n += rt::write::str_size(self.principal_name, v >= 2, "tokens[].principal_name")?;
@@ -465,7 +460,6 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -488,7 +482,6 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -517,7 +510,6 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
         n += rt::write::str_size(self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
@@ -622,7 +614,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeDelegationTokenResponse`.
@@ -869,7 +860,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeDelegationTokenResponse`](super::DescribeDelegationTokenResponse).
@@ -909,7 +899,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeDelegationTokenResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.tokens, v >= 2, v, "tokens")?;
             if v >= 2 {
@@ -1010,7 +999,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 24;
             n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].principal_type")?;
             n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].principal_name")?;
@@ -1124,7 +1112,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
             n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;

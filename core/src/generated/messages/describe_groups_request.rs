@@ -74,7 +74,6 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -97,7 +96,6 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.groups, v >= 5, v, "groups")?;
         if v >= 3 {
@@ -163,7 +161,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeGroupsRequest`.
@@ -210,7 +207,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeGroupsRequest`](super::DescribeGroupsRequest).
@@ -246,7 +242,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeGroupsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;
             if v >= 3 {

@@ -71,7 +71,6 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -91,7 +90,6 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += 4;
@@ -213,7 +211,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -256,7 +253,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -310,7 +306,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         if v >= 6 {
             n += rt::write::opt_str_size(self.error_message, v >= 5, v >= 6, "groups[].error_message")?;
@@ -445,7 +440,6 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -480,7 +474,6 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -527,7 +520,6 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.member_id, v >= 5, "groups[].members[].member_id")?;
         if v >= 4 {
@@ -657,7 +649,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeGroupsResponse`.
@@ -918,7 +909,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeGroupsResponse`](super::DescribeGroupsResponse).
@@ -954,7 +944,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeGroupsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -1044,7 +1033,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             if v >= 6 {
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 5, v >= 6, "groups[].error_message")?;
@@ -1161,7 +1149,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.member_id, v >= 5, "groups[].members[].member_id")?;
             if v >= 4 {

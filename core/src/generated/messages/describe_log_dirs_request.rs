@@ -65,7 +65,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -82,7 +81,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::opt_array_size(&self.topics, v >= 2, true, v, "topics")?;
         if v >= 2 {
@@ -166,7 +164,6 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -189,7 +186,6 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -215,7 +211,6 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic, v >= 2, "topics[].topic")?;
         n += rt::write::array_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
@@ -281,7 +276,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeLogDirsRequest`.
@@ -349,7 +343,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeLogDirsRequest`](super::DescribeLogDirsRequest).
@@ -381,7 +374,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeLogDirsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 2, true, v, "topics")?;
             if v >= 2 {
@@ -441,7 +433,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic, v >= 2, "topics[].topic")?;
             n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topics[].partitions")?;

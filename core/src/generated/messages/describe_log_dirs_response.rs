@@ -67,7 +67,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -88,7 +87,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v >= 3 {
             n += 2;
@@ -210,7 +208,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -253,7 +250,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -295,7 +291,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.log_dir, v >= 2, "results[].log_dir")?;
         n += rt::write::array_size(&self.topics, v >= 2, v, "results[].topics")?;
@@ -401,7 +396,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -424,7 +418,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -458,7 +451,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 2, "results[].topics[].name")?;
         n += rt::write::array_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
@@ -558,7 +550,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -590,7 +581,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -627,7 +617,6 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 21;
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
@@ -740,7 +729,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeLogDirsResponse`.
@@ -996,7 +984,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeLogDirsResponse`](super::DescribeLogDirsResponse).
@@ -1036,7 +1023,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeLogDirsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v >= 3 {
                 n += 2;
@@ -1119,7 +1105,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.log_dir, v >= 2, "results[].log_dir")?;
             n += rt::owned::vec_size(&self.topics, v >= 2, v, "results[].topics")?;
@@ -1208,7 +1193,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 2, "results[].topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
@@ -1279,7 +1263,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 21;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();

@@ -65,7 +65,6 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -84,7 +83,6 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::opt_array_size(&self.mirror_names, true, true, v, "mirror_names")?;
         {
@@ -131,7 +129,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeMirrorsRequest`.
@@ -178,7 +175,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeMirrorsRequest`](super::DescribeMirrorsRequest).
@@ -214,7 +210,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeMirrorsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::owned::opt_vec_size(self.mirror_names.as_deref(), true, true, v, "mirror_names")?;
             {

@@ -80,7 +80,6 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -101,7 +100,6 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::array_size(&self.mirrors, true, v, "mirrors")?;
@@ -179,7 +177,6 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -201,7 +198,6 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -225,7 +221,6 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::str_size(self.mirror_name, true, "mirrors[].mirror_name")?;
         n += rt::write::array_size(&self.topics, true, v, "mirrors[].topics")?;
@@ -301,7 +296,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -320,7 +314,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -352,7 +345,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, true, "mirrors[].topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
@@ -450,8 +442,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<28>(c) {
@@ -480,10 +471,9 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -523,7 +513,6 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 32;
         n += rt::write::str_size(self.state, true, "mirrors[].topics[].partitions[].state")?;
         {
@@ -635,7 +624,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeMirrorsResponse`.
@@ -905,7 +893,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeMirrorsResponse`](super::DescribeMirrorsResponse).
@@ -949,7 +936,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeMirrorsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::owned::vec_size(&self.mirrors, true, v, "mirrors")?;
@@ -1015,7 +1001,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::str_size(&self.mirror_name, true, "mirrors[].mirror_name")?;
             n += rt::owned::vec_size(&self.topics, true, v, "mirrors[].topics")?;
@@ -1072,7 +1057,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, true, "mirrors[].topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
@@ -1143,7 +1127,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 32;
             n += rt::write::str_size(&self.state, true, "mirrors[].topics[].partitions[].state")?;
             {

@@ -63,7 +63,6 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -79,7 +78,6 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         {
@@ -150,7 +148,6 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -168,7 +165,6 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -192,7 +188,6 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -279,7 +274,6 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -307,7 +301,6 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -347,7 +340,6 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "topics[].partitions[].error_message")?;
         n += rt::write::array_size(
@@ -463,8 +455,7 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<36>(c) {
@@ -494,10 +485,9 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -537,7 +527,6 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 36;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -651,7 +640,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeProducersResponse`.
@@ -893,7 +881,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeProducersResponse`](super::DescribeProducersResponse).
@@ -929,7 +916,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeProducersResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             {
@@ -982,7 +968,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -1045,7 +1030,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(
                 self.error_message.as_deref(),
@@ -1141,7 +1125,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 36;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -58,7 +58,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -81,7 +80,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.groups, true, v, "groups")?;
         {
@@ -154,7 +152,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -173,7 +170,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -200,7 +196,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
         n += rt::write::opt_array_size(&self.topics, true, true, v, "groups[].topics")?;
@@ -268,7 +263,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -287,7 +281,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -319,7 +312,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, true, "groups[].topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
@@ -386,7 +378,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeShareGroupOffsetsRequest`.
@@ -491,7 +482,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeShareGroupOffsetsRequest`](super::DescribeShareGroupOffsetsRequest).
@@ -523,7 +513,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
             {
@@ -575,7 +564,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
             n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "groups[].topics")?;
@@ -630,7 +618,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, true, "groups[].topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "groups[].topics[].partitions")?;

@@ -63,7 +63,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -87,7 +86,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.groups, true, v, "groups")?;
         {
@@ -162,7 +160,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -184,7 +181,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -216,7 +212,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
         n += rt::write::array_size(&self.topics, true, v, "groups[].topics")?;
@@ -297,7 +292,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -324,7 +318,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -360,7 +353,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "groups[].topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
@@ -462,7 +454,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -497,7 +488,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -542,7 +532,6 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 18;
         if v >= 1 {
             n += 8;
@@ -660,7 +649,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeShareGroupOffsetsResponse`.
@@ -916,7 +904,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeShareGroupOffsetsResponse`](super::DescribeShareGroupOffsetsResponse).
@@ -952,7 +939,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
             {
@@ -1013,7 +999,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
             n += rt::owned::vec_size(&self.topics, true, v, "groups[].topics")?;
@@ -1075,7 +1060,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "groups[].topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
@@ -1147,7 +1131,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 18;
             if v >= 1 {
                 n += 8;

@@ -62,7 +62,6 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -88,7 +87,6 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         n += rt::write::opt_struct_size(&self.next_cursor, true, v, "next_cursor")?;
@@ -186,7 +184,6 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -226,7 +223,6 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -257,7 +253,6 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 23;
         n += rt::write::opt_str_size(self.name, true, true, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -335,8 +330,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "next_cursor.topic_name")?;
@@ -354,10 +348,9 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -376,7 +369,6 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.topic_name, true, "next_cursor.topic_name")?;
         {
@@ -489,7 +481,6 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -525,7 +516,6 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -605,7 +595,6 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 14;
         n += rt::write::array_size(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
         n += rt::write::array_size(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
@@ -764,7 +753,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeTopicPartitionsResponse`.
@@ -1090,7 +1078,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeTopicPartitionsResponse`](super::DescribeTopicPartitionsResponse).
@@ -1130,7 +1117,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             n += rt::owned::opt_struct_size(&self.next_cursor, true, v, "next_cursor")?;
@@ -1201,7 +1187,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 23;
             n += rt::write::opt_str_size(self.name.as_deref(), true, true, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -1269,7 +1254,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.topic_name, true, "next_cursor.topic_name")?;
             {
@@ -1358,7 +1342,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 14;
             n += rt::owned::vec_size(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
             n += rt::owned::vec_size(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;

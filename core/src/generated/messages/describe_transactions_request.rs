@@ -60,7 +60,6 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -75,7 +74,6 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.transactional_ids, true, v, "transactional_ids")?;
         {
@@ -119,7 +117,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeTransactionsRequest`.
@@ -150,7 +147,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeTransactionsRequest`](super::DescribeTransactionsRequest).
@@ -182,7 +178,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeTransactionsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.transactional_ids, true, v, "transactional_ids")?;
             {

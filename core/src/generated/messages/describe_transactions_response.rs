@@ -57,7 +57,6 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -81,7 +80,6 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
         {
@@ -188,7 +186,6 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -222,7 +219,6 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -278,7 +274,6 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 24;
         n += rt::write::str_size(self.transactional_id, true, "transaction_states[].transactional_id")?;
         n += rt::write::str_size(self.transaction_state, true, "transaction_states[].transaction_state")?;
@@ -365,7 +360,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -384,7 +378,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -416,7 +409,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic, true, "transaction_states[].topics[].topic")?;
         n += rt::write::array_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
@@ -504,7 +496,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeTransactionsResponse`.
@@ -709,7 +700,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeTransactionsResponse`](super::DescribeTransactionsResponse).
@@ -745,7 +735,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeTransactionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
             {
@@ -822,7 +811,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 24;
             n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
             n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;
@@ -886,7 +874,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic, true, "transaction_states[].topics[].topic")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;

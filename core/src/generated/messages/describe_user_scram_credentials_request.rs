@@ -60,7 +60,6 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -75,7 +74,6 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::opt_array_size(&self.users, true, true, v, "users")?;
         {
@@ -141,8 +139,7 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "users[].name")?;
@@ -158,10 +155,9 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -173,7 +169,6 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "users[].name")?;
         {
@@ -221,7 +216,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeUserScramCredentialsRequest`.
@@ -273,7 +267,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeUserScramCredentialsRequest`](super::DescribeUserScramCredentialsRequest).
@@ -305,7 +298,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeUserScramCredentialsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::opt_vec_size(self.users.as_deref(), true, true, v, "users")?;
             {
@@ -353,7 +345,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "users[].name")?;
             {

@@ -75,7 +75,6 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -104,7 +103,6 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::array_size(&self.results, true, v, "results")?;
@@ -184,7 +182,6 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -207,7 +204,6 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -236,7 +232,6 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.user, true, "results[].user")?;
         n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
@@ -321,8 +316,7 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<5>(c) {
@@ -345,10 +339,9 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -372,7 +365,6 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 5;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -452,7 +444,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DescribeUserScramCredentialsResponse`.
@@ -629,7 +620,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DescribeUserScramCredentialsResponse`](super::DescribeUserScramCredentialsResponse).
@@ -673,7 +663,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DescribeUserScramCredentialsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
@@ -739,7 +728,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.user, true, "results[].user")?;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
@@ -797,7 +785,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 5;
             {
                 let tags = self.unknown_tagged_fields.len();

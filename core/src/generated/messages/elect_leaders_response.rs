@@ -67,7 +67,6 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -96,7 +95,6 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v >= 1 {
             n += 2;
@@ -194,7 +192,6 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -223,7 +220,6 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -257,7 +253,6 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic, v >= 2, "replica_election_results[].topic")?;
         n += rt::write::array_size(
@@ -373,7 +368,6 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -411,7 +405,6 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -449,7 +442,6 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(
             self.error_message,
@@ -554,7 +546,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ElectLeadersResponse`.
@@ -703,7 +694,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ElectLeadersResponse`](super::ElectLeadersResponse).
@@ -743,7 +733,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ElectLeadersResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v >= 1 {
                 n += 2;
@@ -816,7 +805,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic, v >= 2, "replica_election_results[].topic")?;
             n += rt::owned::vec_size(
@@ -899,7 +887,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(
                 self.error_message.as_deref(),

@@ -78,7 +78,6 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -107,7 +106,6 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::opt_str_size(self.cluster_id, v >= 1, true, "cluster_id")?;
         n += rt::write::array_size(&self.topics, v >= 1, v, "topics")?;
@@ -197,7 +195,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -219,7 +216,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -248,7 +244,6 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, v >= 1, "topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
@@ -352,7 +347,6 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -389,7 +383,6 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -428,7 +421,6 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
@@ -572,7 +564,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -619,7 +610,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -674,7 +664,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         if v <= 0 {
             n += rt::write::array_size(
@@ -809,7 +798,6 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -844,7 +832,6 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -877,7 +864,6 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += 4;
@@ -1027,7 +1013,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `EndQuorumEpochRequest`.
@@ -1292,7 +1277,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`EndQuorumEpochRequest`](super::EndQuorumEpochRequest).
@@ -1332,7 +1316,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for EndQuorumEpochRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
             n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
@@ -1400,7 +1383,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
@@ -1467,7 +1449,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
@@ -1581,7 +1562,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             if v <= 0 {
                 n += rt::owned::vec_size(
@@ -1679,7 +1659,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;

@@ -96,7 +96,6 @@ impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -120,7 +119,6 @@ impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v >= 5 {
             n += 8;
@@ -196,7 +194,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `EndTxnResponse`.
@@ -271,8 +268,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`EndTxnResponse`](super::EndTxnResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -315,7 +310,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for EndTxnResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v >= 5 {
                 n += 8;

@@ -65,10 +65,9 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -88,7 +87,6 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::bytes_size(self.request_data, true, "request_data")?;
         n += rt::write::opt_bytes_size(self.request_principal, true, true, "request_principal")?;
@@ -145,7 +143,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `EnvelopeRequest`.
@@ -206,7 +203,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`EnvelopeRequest`](super::EnvelopeRequest).
@@ -246,7 +242,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for EnvelopeRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::bytes_size(&self.request_data, true, "request_data")?;
             n += rt::write::opt_bytes_size(self.request_principal.as_deref(), true, true, "request_principal")?;

@@ -65,10 +65,9 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -84,7 +83,6 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::opt_bytes_size(self.response_data, true, true, "response_data")?;
         {
@@ -131,7 +129,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `EnvelopeResponse`.
@@ -178,7 +175,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`EnvelopeResponse`](super::EnvelopeResponse).
@@ -214,7 +210,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for EnvelopeResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::opt_bytes_size(self.response_data.as_deref(), true, true, "response_data")?;
             {

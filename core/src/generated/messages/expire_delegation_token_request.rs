@@ -65,7 +65,6 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -86,7 +85,6 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
         if v >= 2 {
@@ -141,7 +139,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ExpireDelegationTokenRequest`.
@@ -188,7 +185,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ExpireDelegationTokenRequest`](super::ExpireDelegationTokenRequest).
@@ -224,7 +220,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ExpireDelegationTokenRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
             if v >= 2 {

@@ -180,7 +180,6 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -246,7 +245,6 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         if v <= 14 {
             n += 4;
@@ -438,7 +436,6 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -470,7 +467,6 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -503,7 +499,6 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 15 {
             n += 4;
@@ -623,7 +618,6 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -656,7 +650,6 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -687,7 +680,6 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 12 {
             n += rt::write::str_size(self.topic, v >= 12, "topics[].topic")?;
@@ -801,7 +793,6 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -838,7 +829,6 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -882,7 +872,6 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if (7..=12).contains(&v) {
             n += rt::write::str_size(self.topic, v >= 12, "forgotten_topics_data[].topic")?;
@@ -1083,7 +1072,6 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1172,7 +1160,6 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         if v >= 9 {
             n += 4;
@@ -1376,7 +1363,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `FetchRequest`.
@@ -1823,7 +1809,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`FetchRequest`](super::FetchRequest).
@@ -1899,7 +1884,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             if v <= 14 {
                 n += 4;
@@ -2059,7 +2043,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 15 {
                 n += 4;
@@ -2154,7 +2137,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 12 {
                 n += rt::write::str_size(&self.topic, v >= 12, "topics[].topic")?;
@@ -2231,7 +2213,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if (7..=12).contains(&v) {
                 n += rt::write::str_size(&self.topic, v >= 12, "forgotten_topics_data[].topic")?;
@@ -2341,7 +2322,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             if v >= 9 {
                 n += 4;

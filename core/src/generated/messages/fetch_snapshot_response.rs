@@ -96,7 +96,6 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -136,7 +135,6 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         if v <= 0 && !self.node_endpoints.is_empty() {
@@ -233,7 +231,6 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -251,7 +248,6 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -275,7 +271,6 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -367,7 +362,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -400,7 +394,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -434,7 +427,6 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += 4;
@@ -604,7 +596,6 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -668,7 +659,6 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 22;
         n += rt::Struct::size(&self.snapshot_id, v)?;
         n += rt::write::opt_bytes_size(
@@ -783,8 +773,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<12>(c) {
@@ -807,10 +796,9 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -834,7 +822,6 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -915,8 +902,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<8>(c) {
@@ -939,10 +925,9 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -966,7 +951,6 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -1085,7 +1069,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `FetchSnapshotResponse`.
@@ -1429,7 +1412,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`FetchSnapshotResponse`](super::FetchSnapshotResponse).
@@ -1473,7 +1455,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for FetchSnapshotResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             if v <= 0 && !self.node_endpoints.is_empty() {
@@ -1554,7 +1535,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -1613,7 +1593,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -1727,7 +1706,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 22;
             n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
             n += rt::write::opt_bytes_size(
@@ -1819,7 +1797,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             {
                 let tags = self.unknown_tagged_fields.len();
@@ -1882,7 +1859,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -73,7 +73,6 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -98,7 +97,6 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 3 {
             n += rt::write::str_size(self.key, v >= 3, "key")?;
@@ -188,7 +186,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `FindCoordinatorRequest`.
@@ -249,7 +246,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`FindCoordinatorRequest`](super::FindCoordinatorRequest).
@@ -289,7 +285,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for FindCoordinatorRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 3 {
                 n += rt::write::str_size(&self.key, v >= 3, "key")?;

@@ -100,7 +100,6 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -140,7 +139,6 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += 4;
@@ -339,7 +337,6 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -395,7 +392,6 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -449,7 +445,6 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 4 {
             n += rt::write::str_size(self.key, v >= 3, "coordinators[].key")?;
@@ -607,7 +602,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `FindCoordinatorResponse`.
@@ -817,7 +811,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`FindCoordinatorResponse`](super::FindCoordinatorResponse).
@@ -873,7 +866,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for FindCoordinatorResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;
@@ -1029,7 +1021,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::write::str_size(&self.key, v >= 3, "coordinators[].key")?;

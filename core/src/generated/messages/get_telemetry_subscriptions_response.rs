@@ -113,7 +113,6 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -144,7 +143,6 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 35;
         n += rt::write::array_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
         n += rt::write::array_size(&self.requested_metrics, true, v, "requested_metrics")?;
@@ -224,7 +222,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `GetTelemetrySubscriptionsResponse`.
@@ -369,7 +366,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`GetTelemetrySubscriptionsResponse`](super::GetTelemetrySubscriptionsResponse).
@@ -433,7 +429,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for GetTelemetrySubscriptionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 35;
             n += rt::owned::vec_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
             n += rt::owned::vec_size(&self.requested_metrics, true, v, "requested_metrics")?;

@@ -78,7 +78,6 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -103,7 +102,6 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
         n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
@@ -182,7 +180,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `HeartbeatRequest`.
@@ -257,8 +254,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`HeartbeatRequest`](super::HeartbeatRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -301,7 +296,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for HeartbeatRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
             n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;

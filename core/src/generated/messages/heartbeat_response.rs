@@ -73,7 +73,6 @@ impl<'a> rt::Struct<'a> for HeartbeatResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -93,7 +92,6 @@ impl<'a> rt::Struct<'a> for HeartbeatResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         if v >= 1 {
             n += 4;
@@ -152,7 +150,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `HeartbeatResponse`.
@@ -199,8 +196,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`HeartbeatResponse`](super::HeartbeatResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -235,7 +230,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for HeartbeatResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             if v >= 1 {
                 n += 4;

@@ -68,7 +68,6 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -86,7 +85,6 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::array_size(&self.resources, v >= 1, v, "resources")?;
         if v >= 1 {
@@ -170,7 +168,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -195,7 +192,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -228,7 +224,6 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.resource_name, v >= 1, "resources[].resource_name")?;
         n += rt::write::array_size(&self.configs, v >= 1, v, "resources[].configs")?;
@@ -321,7 +316,6 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -346,7 +340,6 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -379,7 +372,6 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.name, v >= 1, "resources[].configs[].name")?;
         n += rt::write::opt_str_size(self.value, v >= 1, true, "resources[].configs[].value")?;
@@ -464,7 +456,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `IncrementalAlterConfigsRequest`.
@@ -613,7 +604,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`IncrementalAlterConfigsRequest`](super::IncrementalAlterConfigsRequest).
@@ -649,7 +639,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for IncrementalAlterConfigsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.resources, v >= 1, v, "resources")?;
             if v >= 1 {
@@ -721,7 +710,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.resource_name, v >= 1, "resources[].resource_name")?;
             n += rt::owned::vec_size(&self.configs, v >= 1, v, "resources[].configs")?;
@@ -789,7 +777,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.name, v >= 1, "resources[].configs[].name")?;
             n += rt::write::opt_str_size(self.value.as_deref(), v >= 1, true, "resources[].configs[].value")?;

@@ -115,7 +115,6 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -151,7 +150,6 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::opt_str_size(self.transactional_id, v >= 2, true, "transactional_id")?;
         if v >= 3 {
@@ -270,7 +268,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `InitProducerIdRequest`.
@@ -373,8 +370,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`InitProducerIdRequest`](super::InitProducerIdRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -425,7 +420,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for InitProducerIdRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 2, true, "transactional_id")?;
             if v >= 3 {

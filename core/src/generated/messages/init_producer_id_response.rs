@@ -108,7 +108,6 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -140,7 +139,6 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         if v >= 6 {
             n += 8;
@@ -236,7 +234,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `InitProducerIdResponse`.
@@ -339,8 +336,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`InitProducerIdResponse`](super::InitProducerIdResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -391,7 +386,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for InitProducerIdResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             if v >= 6 {
                 n += 8;

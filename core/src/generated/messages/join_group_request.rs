@@ -106,7 +106,6 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -139,7 +138,6 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
         if v >= 1 {
@@ -254,7 +252,6 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -277,7 +274,6 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -301,7 +297,6 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 6, "protocols[].name")?;
         n += rt::write::bytes_size(self.metadata, v >= 6, "protocols[].metadata")?;
@@ -388,7 +383,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `JoinGroupRequest`.
@@ -556,7 +550,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`JoinGroupRequest`](super::JoinGroupRequest).
@@ -616,7 +609,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for JoinGroupRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
             if v >= 1 {
@@ -707,7 +699,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 6, "protocols[].name")?;
             n += rt::write::bytes_size(&self.metadata, v >= 6, "protocols[].metadata")?;

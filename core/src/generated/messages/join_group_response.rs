@@ -118,7 +118,6 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -155,7 +154,6 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v >= 2 {
             n += 4;
@@ -274,7 +272,6 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -303,7 +300,6 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -333,7 +329,6 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.member_id, v >= 6, "members[].member_id")?;
         if v >= 5 {
@@ -432,7 +427,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `JoinGroupResponse`.
@@ -628,7 +622,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`JoinGroupResponse`](super::JoinGroupResponse).
@@ -692,7 +685,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for JoinGroupResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v >= 2 {
                 n += 4;
@@ -790,7 +782,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.member_id, v >= 6, "members[].member_id")?;
             if v >= 5 {

@@ -109,7 +109,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -167,7 +166,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         if v >= 7 {
             n += 1;
@@ -391,7 +389,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -457,7 +454,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -556,7 +552,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         if v <= 1 {
             n += rt::write::str_size(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
@@ -726,7 +721,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -769,7 +763,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -813,7 +806,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 2 {
             n += rt::write::str_size(self.topic_name, v >= 4, "topic_states[].topic_name")?;
@@ -924,7 +916,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -949,7 +940,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -979,7 +969,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::str_size(self.host_name, v >= 4, "live_leaders[].host_name")?;
         if v >= 4 {
@@ -1120,7 +1109,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `LeaderAndIsrRequest`.
@@ -1530,7 +1518,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`LeaderAndIsrRequest`](super::LeaderAndIsrRequest).
@@ -1590,7 +1577,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderAndIsrRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             if v >= 7 {
                 n += 1;
@@ -1757,7 +1743,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             if v <= 1 {
                 n += rt::write::str_size(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
@@ -1908,7 +1893,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 2 {
                 n += rt::write::str_size(&self.topic_name, v >= 4, "topic_states[].topic_name")?;
@@ -2001,7 +1985,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::write::str_size(&self.host_name, v >= 4, "live_leaders[].host_name")?;
             if v >= 4 {

@@ -75,7 +75,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -106,7 +105,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         if v <= 4 {
             n += rt::write::array_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
@@ -224,7 +222,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -258,7 +255,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -293,7 +289,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v <= 4 {
             n += rt::write::str_size(self.topic_name, v >= 4, "partition_errors[].topic_name")?;
@@ -391,7 +386,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -422,7 +416,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -452,7 +445,6 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 5 {
             n += 16;
@@ -556,7 +548,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `LeaderAndIsrResponse`.
@@ -705,7 +696,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`LeaderAndIsrResponse`](super::LeaderAndIsrResponse).
@@ -745,7 +735,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderAndIsrResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             if v <= 4 {
                 n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
@@ -832,7 +821,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v <= 4 {
                 n += rt::write::str_size(&self.topic_name, v >= 4, "partition_errors[].topic_name")?;
@@ -909,7 +897,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 5 {
                 n += 16;

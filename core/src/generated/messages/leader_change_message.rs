@@ -77,7 +77,6 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -95,7 +94,6 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.voters, true, v, "voters")?;
         n += rt::write::array_size(&self.granting_voters, true, v, "granting_voters")?;
@@ -175,7 +173,6 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -198,7 +195,6 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -219,7 +215,6 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v >= 1 {
             n += 16;
@@ -295,7 +290,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `LeaderChangeMessage`.
@@ -407,7 +401,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`LeaderChangeMessage`](super::LeaderChangeMessage).
@@ -451,7 +444,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaderChangeMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
             n += rt::owned::vec_size(&self.granting_voters, true, v, "granting_voters")?;
@@ -509,7 +501,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v >= 1 {
                 n += 16;

@@ -77,7 +77,6 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -100,7 +99,6 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
         if v <= 2 {
@@ -226,7 +224,6 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -263,7 +260,6 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -297,7 +293,6 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 3 {
             n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
@@ -398,7 +393,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `LeaveGroupRequest`.
@@ -510,7 +504,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`LeaveGroupRequest`](super::LeaveGroupRequest).
@@ -550,7 +543,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaveGroupRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
             if v <= 2 {
@@ -638,7 +630,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;

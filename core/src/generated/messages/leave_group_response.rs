@@ -76,7 +76,6 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -99,7 +98,6 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         if v >= 1 {
             n += 4;
@@ -211,7 +209,6 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -248,7 +245,6 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -279,7 +275,6 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 3 {
             n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
@@ -386,7 +381,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `LeaveGroupResponse`.
@@ -498,7 +492,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`LeaveGroupResponse`](super::LeaveGroupResponse).
@@ -538,7 +531,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for LeaveGroupResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             if v >= 1 {
                 n += 4;
@@ -619,7 +611,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;

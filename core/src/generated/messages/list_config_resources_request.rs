@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -81,7 +80,6 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += rt::write::array_size(&self.resource_types, true, v, "resource_types")?;
@@ -135,7 +133,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ListConfigResourcesRequest`.
@@ -166,8 +163,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ListConfigResourcesRequest`](super::ListConfigResourcesRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -198,7 +193,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListConfigResourcesRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::owned::vec_size(&self.resource_types, true, v, "resource_types")?;

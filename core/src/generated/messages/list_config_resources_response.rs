@@ -72,7 +72,6 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -97,7 +96,6 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.config_resources, true, v, "config_resources")?;
         {
@@ -175,7 +173,6 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -198,7 +195,6 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -227,7 +223,6 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.resource_name, true, "config_resources[].resource_name")?;
         if v >= 1 {
@@ -295,7 +290,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ListConfigResourcesResponse`.
@@ -393,7 +387,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ListConfigResourcesResponse`](super::ListConfigResourcesResponse).
@@ -433,7 +426,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListConfigResourcesResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.config_resources, true, v, "config_resources")?;
             {
@@ -489,7 +481,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.resource_name, true, "config_resources[].resource_name")?;
             if v >= 1 {

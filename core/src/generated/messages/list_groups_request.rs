@@ -78,7 +78,6 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -100,7 +99,6 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 4 {
             n += rt::write::array_size(&self.states_filter, v >= 3, v, "states_filter")?;
@@ -176,7 +174,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ListGroupsRequest`.
@@ -223,7 +220,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ListGroupsRequest`](super::ListGroupsRequest).
@@ -259,7 +255,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListGroupsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 4 {
                 n += rt::owned::vec_size(&self.states_filter, v >= 3, v, "states_filter")?;

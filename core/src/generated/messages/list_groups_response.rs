@@ -72,7 +72,6 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -93,7 +92,6 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         if v >= 1 {
             n += 4;
@@ -196,7 +194,6 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -231,7 +228,6 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -267,7 +263,6 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, v >= 3, "groups[].group_id")?;
         n += rt::write::str_size(self.protocol_type, v >= 3, "groups[].protocol_type")?;
@@ -357,7 +352,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ListGroupsResponse`.
@@ -483,7 +477,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ListGroupsResponse`](super::ListGroupsResponse).
@@ -523,7 +516,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListGroupsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             if v >= 1 {
                 n += 4;
@@ -598,7 +590,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, v >= 3, "groups[].group_id")?;
             n += rt::write::str_size(&self.protocol_type, v >= 3, "groups[].protocol_type")?;

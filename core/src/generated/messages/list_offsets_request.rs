@@ -81,7 +81,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -105,7 +104,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v >= 2 {
             n += 1;
@@ -208,7 +206,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -231,7 +228,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -257,7 +253,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
@@ -355,7 +350,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -390,7 +384,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -431,7 +424,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         if v >= 4 {
             n += 4;
@@ -537,7 +529,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ListOffsetsRequest`.
@@ -714,7 +705,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ListOffsetsRequest`](super::ListOffsetsRequest).
@@ -758,7 +748,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListOffsetsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v >= 2 {
                 n += 1;
@@ -844,7 +833,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
@@ -915,7 +903,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             if v >= 4 {
                 n += 4;

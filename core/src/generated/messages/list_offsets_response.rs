@@ -72,7 +72,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -92,7 +91,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 2 {
             n += 4;
@@ -182,7 +180,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -205,7 +202,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -231,7 +227,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
@@ -362,7 +357,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -415,7 +409,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -473,7 +466,6 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v <= 0 {
             n += rt::write::array_size(
@@ -619,7 +611,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ListOffsetsResponse`.
@@ -796,7 +787,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ListOffsetsResponse`](super::ListOffsetsResponse).
@@ -832,7 +822,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListOffsetsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;
@@ -898,7 +887,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
@@ -977,7 +965,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v <= 0 {
                 n += rt::owned::vec_size(

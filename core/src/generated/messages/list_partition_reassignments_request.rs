@@ -66,7 +66,6 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -82,7 +81,6 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::opt_array_size(&self.topics, true, true, v, "topics")?;
         {
@@ -155,7 +153,6 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -174,7 +171,6 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -198,7 +194,6 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "topics[].name")?;
         n += rt::write::array_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
@@ -259,7 +254,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ListPartitionReassignmentsRequest`.
@@ -343,7 +337,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ListPartitionReassignmentsRequest`](super::ListPartitionReassignmentsRequest).
@@ -379,7 +372,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListPartitionReassignmentsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "topics")?;
             {
@@ -432,7 +424,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "topics[].name")?;
             n += rt::owned::vec_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;

@@ -75,7 +75,6 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -96,7 +95,6 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -172,7 +170,6 @@ impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -191,7 +188,6 @@ impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -215,7 +211,6 @@ impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -293,7 +288,6 @@ impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -316,7 +310,6 @@ impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -366,7 +359,6 @@ impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.replicas, true, v, "topics[].partitions[].replicas")?;
         n += rt::write::array_size(&self.adding_replicas, true, v, "topics[].partitions[].adding_replicas")?;
@@ -461,7 +453,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ListPartitionReassignmentsResponse`.
@@ -638,7 +629,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ListPartitionReassignmentsResponse`](super::ListPartitionReassignmentsResponse).
@@ -682,7 +672,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListPartitionReassignmentsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -740,7 +729,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
@@ -803,7 +791,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.replicas, true, v, "topics[].partitions[].replicas")?;
             n += rt::owned::vec_size(&self.adding_replicas, true, v, "topics[].partitions[].adding_replicas")?;

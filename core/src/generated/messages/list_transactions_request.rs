@@ -78,7 +78,6 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -111,7 +110,6 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.state_filters, true, v, "state_filters")?;
         n += rt::write::array_size(&self.producer_id_filters, true, v, "producer_id_filters")?;
@@ -193,7 +191,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ListTransactionsRequest`.
@@ -268,7 +265,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ListTransactionsRequest`](super::ListTransactionsRequest).
@@ -312,7 +308,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListTransactionsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.state_filters, true, v, "state_filters")?;
             n += rt::owned::vec_size(&self.producer_id_filters, true, v, "producer_id_filters")?;

@@ -77,7 +77,6 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -111,7 +110,6 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
         n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
@@ -186,8 +184,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "transaction_states[].transactional_id")?;
@@ -207,10 +204,9 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -238,7 +234,6 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::str_size(self.transactional_id, true, "transaction_states[].transactional_id")?;
         n += rt::write::str_size(self.transaction_state, true, "transaction_states[].transaction_state")?;
@@ -309,7 +304,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ListTransactionsResponse`.
@@ -435,7 +429,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ListTransactionsResponse`](super::ListTransactionsResponse).
@@ -479,7 +472,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ListTransactionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
             n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
@@ -541,7 +533,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
             n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;

@@ -86,7 +86,6 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -121,7 +120,6 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::opt_array_size(&self.topics, v >= 9, v >= 1, v, "topics")?;
         if v >= 4 {
@@ -251,7 +249,6 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -278,7 +275,6 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -301,7 +297,6 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 10 {
             n += 16;
@@ -380,7 +375,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `MetadataRequest`.
@@ -492,7 +486,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`MetadataRequest`](super::MetadataRequest).
@@ -536,7 +529,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for MetadataRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 9, v >= 1, v, "topics")?;
             if v >= 4 {
@@ -645,7 +637,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 10 {
                 n += 16;

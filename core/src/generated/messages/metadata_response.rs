@@ -106,7 +106,6 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -142,7 +141,6 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 3 {
             n += 4;
@@ -272,7 +270,6 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -303,7 +300,6 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -328,7 +324,6 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::str_size(self.host, v >= 9, "brokers[].host")?;
         if v >= 1 {
@@ -446,7 +441,6 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -489,7 +483,6 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -531,7 +524,6 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::opt_str_size(self.name, v >= 9, v >= 12, "topics[].name")?;
         if v >= 10 {
@@ -678,7 +670,6 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -723,7 +714,6 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -791,7 +781,6 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 10;
         if v >= 7 {
             n += 4;
@@ -951,7 +940,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `MetadataResponse`.
@@ -1333,7 +1321,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`MetadataResponse`](super::MetadataResponse).
@@ -1389,7 +1376,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for MetadataResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 3 {
                 n += 4;
@@ -1502,7 +1488,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::write::str_size(&self.host, v >= 9, "brokers[].host")?;
             if v >= 1 {
@@ -1587,7 +1572,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.name.as_deref(), v >= 9, v >= 12, "topics[].name")?;
             if v >= 10 {
@@ -1702,7 +1686,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 10;
             if v >= 7 {
                 n += 4;

@@ -99,7 +99,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -135,7 +134,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, v >= 8, "group_id")?;
         if v >= 1 {
@@ -265,7 +263,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -298,7 +295,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -329,7 +325,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 9 {
             n += rt::write::str_size(self.name, v >= 8, "topics[].name")?;
@@ -450,7 +445,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -492,7 +486,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -537,7 +530,6 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         if v >= 6 {
             n += 4;
@@ -670,7 +662,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `OffsetCommitRequest`.
@@ -903,7 +894,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`OffsetCommitRequest`](super::OffsetCommitRequest).
@@ -955,7 +945,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetCommitRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, v >= 8, "group_id")?;
             if v >= 1 {
@@ -1051,7 +1040,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 9 {
                 n += rt::write::str_size(&self.name, v >= 8, "topics[].name")?;
@@ -1136,7 +1124,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             if v >= 6 {
                 n += 4;

@@ -63,7 +63,6 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -78,7 +77,6 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, false, "group_id")?;
         n += rt::write::array_size(&self.topics, false, v, "topics")?;
@@ -149,7 +147,6 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -166,7 +163,6 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -189,7 +185,6 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, false, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, false, v, "topics[].partitions")?;
@@ -254,8 +249,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "topics[].partitions[].partition_index")?;
@@ -269,10 +263,9 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -286,8 +279,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
-        let mut n: usize = 4;
+        let n: usize = 4;
         if !self.unknown_tagged_fields.is_empty() {
             return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
@@ -348,7 +340,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `OffsetDeleteRequest`.
@@ -453,7 +444,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`OffsetDeleteRequest`](super::OffsetDeleteRequest).
@@ -489,7 +479,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetDeleteRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, false, "group_id")?;
             n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
@@ -541,7 +530,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, false, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;
@@ -590,8 +578,7 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
-            let mut n: usize = 4;
+            let n: usize = 4;
             if !self.unknown_tagged_fields.is_empty() {
                 return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }

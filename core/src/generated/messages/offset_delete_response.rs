@@ -69,7 +69,6 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -85,7 +84,6 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.topics, false, v, "topics")?;
         if !self.unknown_tagged_fields.is_empty() {
@@ -156,7 +154,6 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -173,7 +170,6 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -196,7 +192,6 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, false, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, false, v, "topics[].partitions")?;
@@ -269,8 +264,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<6>(c) {
@@ -291,10 +285,9 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -312,8 +305,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
-        let mut n: usize = 6;
+        let n: usize = 6;
         if !self.unknown_tagged_fields.is_empty() {
             return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
@@ -381,7 +373,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `OffsetDeleteResponse`.
@@ -516,7 +507,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`OffsetDeleteResponse`](super::OffsetDeleteResponse).
@@ -556,7 +546,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetDeleteResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
             if !self.unknown_tagged_fields.is_empty() {
@@ -610,7 +599,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, false, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;
@@ -663,8 +651,7 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
-            let mut n: usize = 6;
+            let n: usize = 6;
             if !self.unknown_tagged_fields.is_empty() {
                 return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }

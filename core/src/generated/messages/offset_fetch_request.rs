@@ -89,7 +89,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -125,7 +124,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 7 {
             n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
@@ -263,7 +261,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -294,7 +291,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -324,7 +320,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 7 {
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
@@ -450,7 +445,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -493,7 +487,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -535,7 +528,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 8 {
             n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
@@ -664,7 +656,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -701,7 +692,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -745,7 +735,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if (8..=9).contains(&v) {
             n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
@@ -877,7 +866,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `OffsetFetchRequest`.
@@ -1105,7 +1093,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`OffsetFetchRequest`](super::OffsetFetchRequest).
@@ -1149,7 +1136,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 7 {
                 n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
@@ -1262,7 +1248,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 7 {
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
@@ -1353,7 +1338,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 8 {
                 n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
@@ -1452,7 +1436,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if (8..=9).contains(&v) {
                 n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;

@@ -88,7 +88,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -116,7 +115,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 3 {
             n += 4;
@@ -242,7 +240,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -273,7 +270,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -303,7 +299,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 7 {
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
@@ -418,7 +413,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -454,7 +448,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -490,7 +483,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 8 {
             n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
@@ -644,7 +636,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -694,7 +685,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -745,7 +735,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 7 {
             n += 4;
@@ -902,7 +891,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -945,7 +933,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -989,7 +976,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if (8..=9).contains(&v) {
             n += rt::write::str_size(self.name, v >= 6, "groups[].topics[].name")?;
@@ -1130,7 +1116,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -1175,7 +1160,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1226,7 +1210,6 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 8 {
             n += 4;
@@ -1427,7 +1410,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `OffsetFetchResponse`.
@@ -1799,7 +1781,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`OffsetFetchResponse`](super::OffsetFetchResponse).
@@ -1843,7 +1824,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetFetchResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 3 {
                 n += 4;
@@ -1937,7 +1917,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 7 {
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
@@ -2024,7 +2003,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 8 {
                 n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
@@ -2138,7 +2116,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 7 {
                 n += 4;
@@ -2275,7 +2252,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if (8..=9).contains(&v) {
                 n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
@@ -2370,7 +2346,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 8 {
                 n += 4;

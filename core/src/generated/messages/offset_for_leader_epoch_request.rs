@@ -73,7 +73,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -93,7 +92,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 3 {
             n += 4;
@@ -183,7 +181,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -206,7 +203,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -232,7 +228,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic, v >= 4, "topics[].topic")?;
         n += rt::write::array_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
@@ -321,7 +316,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -350,7 +344,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -385,7 +378,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         if v >= 2 {
             n += 4;
@@ -470,7 +462,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `OffsetForLeaderEpochRequest`.
@@ -605,7 +596,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`OffsetForLeaderEpochRequest`](super::OffsetForLeaderEpochRequest).
@@ -641,7 +631,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetForLeaderEpochRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 3 {
                 n += 4;
@@ -707,7 +696,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
             n += rt::owned::vec_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
@@ -774,7 +762,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             if v >= 2 {
                 n += 4;

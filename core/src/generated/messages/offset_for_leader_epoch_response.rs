@@ -72,7 +72,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -92,7 +91,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 2 {
             n += 4;
@@ -182,7 +180,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -205,7 +202,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -231,7 +227,6 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic, v >= 4, "topics[].topic")?;
         n += rt::write::array_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
@@ -333,7 +328,6 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -369,7 +363,6 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -408,7 +401,6 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 14;
         if v >= 1 {
             n += 4;
@@ -497,7 +489,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `OffsetForLeaderEpochResponse`.
@@ -646,7 +637,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`OffsetForLeaderEpochResponse`](super::OffsetForLeaderEpochResponse).
@@ -682,7 +672,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for OffsetForLeaderEpochResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;
@@ -748,7 +737,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
             n += rt::owned::vec_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
@@ -819,7 +807,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 14;
             if v >= 1 {
                 n += 4;

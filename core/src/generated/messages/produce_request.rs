@@ -85,7 +85,6 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -110,7 +109,6 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v >= 3 {
             n += rt::write::opt_str_size(self.transactional_id, v >= 9, v >= 3, "transactional_id")?;
@@ -222,7 +220,6 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -255,7 +252,6 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -289,7 +285,6 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 12 {
             n += rt::write::str_size(self.name, v >= 9, "topic_data[].name")?;
@@ -385,7 +380,6 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -408,7 +402,6 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -437,7 +430,6 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::opt_bytes_size(self.records, v >= 9, true, "topic_data[].partition_data[].records")?;
         if v >= 9 {
@@ -528,7 +520,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ProduceRequest`.
@@ -691,7 +682,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ProduceRequest`](super::ProduceRequest).
@@ -735,7 +725,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ProduceRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v >= 3 {
                 n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id")?;
@@ -815,7 +804,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 12 {
                 n += rt::write::str_size(&self.name, v >= 9, "topic_data[].name")?;
@@ -888,7 +876,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::opt_bytes_size(
                 self.records.as_deref(),

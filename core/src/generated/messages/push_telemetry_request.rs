@@ -85,10 +85,9 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -104,7 +103,6 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 22;
         n += rt::write::bytes_size(self.metrics, true, "metrics")?;
         {
@@ -167,7 +165,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `PushTelemetryRequest`.
@@ -256,7 +253,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`PushTelemetryRequest`](super::PushTelemetryRequest).
@@ -304,7 +300,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for PushTelemetryRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 22;
             n += rt::write::bytes_size(&self.metrics, true, "metrics")?;
             {

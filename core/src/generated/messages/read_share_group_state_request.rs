@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -80,7 +79,6 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, true, "group_id")?;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
@@ -154,7 +152,6 @@ impl<'a> rt::Struct<'a> for ReadStateData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -173,7 +170,6 @@ impl<'a> rt::Struct<'a> for ReadStateData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -197,7 +193,6 @@ impl<'a> rt::Struct<'a> for ReadStateData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
         {
@@ -278,8 +273,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<8>(c) {
@@ -302,10 +296,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -329,7 +322,6 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -397,7 +389,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ReadShareGroupStateRequest`.
@@ -518,7 +509,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ReadShareGroupStateRequest`](super::ReadShareGroupStateRequest).
@@ -554,7 +544,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReadShareGroupStateRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -608,7 +597,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
             {
@@ -662,7 +650,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -57,7 +57,6 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -72,7 +71,6 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.results, true, v, "results")?;
         {
@@ -142,7 +140,6 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -160,7 +157,6 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -184,7 +180,6 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
         {
@@ -287,7 +282,6 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -324,7 +318,6 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -372,7 +365,6 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 18;
         n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
         n += rt::write::array_size(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
@@ -468,8 +460,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<19>(c) {
@@ -497,10 +488,9 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -532,7 +522,6 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 19;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -632,7 +621,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ReadShareGroupStateResponse`.
@@ -858,7 +846,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ReadShareGroupStateResponse`](super::ReadShareGroupStateResponse).
@@ -890,7 +877,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReadShareGroupStateResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
             {
@@ -942,7 +928,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
             {
@@ -1012,7 +997,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 18;
             n += rt::write::opt_str_size(
                 self.error_message.as_deref(),
@@ -1093,7 +1077,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 19;
             {
                 let tags = self.unknown_tagged_fields.len();

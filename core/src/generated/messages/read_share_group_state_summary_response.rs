@@ -57,7 +57,6 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -72,7 +71,6 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.results, true, v, "results")?;
         {
@@ -144,7 +142,6 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -163,7 +160,6 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -187,7 +183,6 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
         {
@@ -300,7 +295,6 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -342,7 +336,6 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -391,7 +384,6 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 22;
         n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
         if v >= 1 {
@@ -485,7 +477,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ReadShareGroupStateSummaryResponse`.
@@ -660,7 +651,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ReadShareGroupStateSummaryResponse`](super::ReadShareGroupStateSummaryResponse).
@@ -692,7 +682,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ReadShareGroupStateSummaryResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
             {
@@ -744,7 +733,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
             {
@@ -818,7 +806,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 22;
             n += rt::write::opt_str_size(
                 self.error_message.as_deref(),

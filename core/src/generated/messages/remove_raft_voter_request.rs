@@ -73,10 +73,9 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -90,7 +89,6 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
         {
@@ -140,7 +138,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RemoveRaftVoterRequest`.
@@ -201,8 +198,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`RemoveRaftVoterRequest`](super::RemoveRaftVoterRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -241,7 +236,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoveRaftVoterRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
             {

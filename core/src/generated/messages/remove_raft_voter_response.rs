@@ -72,10 +72,9 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -92,7 +91,6 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterResponse<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         {
@@ -142,7 +140,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RemoveRaftVoterResponse`.
@@ -203,8 +200,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`RemoveRaftVoterResponse`](super::RemoveRaftVoterResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -243,7 +238,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoveRaftVoterResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             {

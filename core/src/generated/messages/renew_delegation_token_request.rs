@@ -71,7 +71,6 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -89,7 +88,6 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::bytes_size(self.hmac, v >= 2, "hmac")?;
         if v >= 2 {
@@ -144,7 +142,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RenewDelegationTokenRequest`.
@@ -191,7 +188,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`RenewDelegationTokenRequest`](super::RenewDelegationTokenRequest).
@@ -227,7 +223,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RenewDelegationTokenRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
             if v >= 2 {

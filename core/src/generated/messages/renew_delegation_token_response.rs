@@ -78,7 +78,6 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -97,7 +96,6 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 14;
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
@@ -159,7 +157,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RenewDelegationTokenResponse`.
@@ -220,8 +217,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`RenewDelegationTokenResponse`](super::RenewDelegationTokenResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -260,7 +255,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RenewDelegationTokenResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 14;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();

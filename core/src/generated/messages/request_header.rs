@@ -87,7 +87,6 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -109,7 +108,6 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         if v >= 1 {
             n += rt::write::opt_str_size(self.client_id, false, v >= 1, "client_id")?;
@@ -186,7 +184,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RequestHeader`.
@@ -261,8 +258,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`RequestHeader`](super::RequestHeader).
     #[derive(Clone, Debug, PartialEq)]
@@ -305,7 +300,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RequestHeader {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             if v >= 1 {
                 n += rt::write::opt_str_size(self.client_id.as_deref(), false, v >= 1, "client_id")?;

@@ -63,7 +63,6 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -80,7 +79,6 @@ impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
@@ -131,7 +129,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ResponseHeader`.
@@ -162,8 +159,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ResponseHeader`](super::ResponseHeader).
     #[derive(Clone, Debug, PartialEq)]
@@ -194,7 +189,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ResponseHeader {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();

@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -81,7 +80,6 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::bytes_size(self.auth_bytes, v >= 2, "auth_bytes")?;
         if v >= 2 {
@@ -133,7 +131,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `SaslAuthenticateRequest`.
@@ -164,7 +161,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`SaslAuthenticateRequest`](super::SaslAuthenticateRequest).
@@ -196,7 +192,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for SaslAuthenticateRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
             if v >= 2 {

@@ -77,7 +77,6 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -102,7 +101,6 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::opt_str_size(self.error_message, v >= 2, true, "error_message")?;
         n += rt::write::bytes_size(self.auth_bytes, v >= 2, "auth_bytes")?;
@@ -175,7 +173,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `SaslAuthenticateResponse`.
@@ -250,7 +247,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`SaslAuthenticateResponse`](super::SaslAuthenticateResponse).
@@ -294,7 +290,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for SaslAuthenticateResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
             n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;

@@ -59,10 +59,9 @@ impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -73,7 +72,6 @@ impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.mechanism, false, "mechanism")?;
         if !self.unknown_tagged_fields.is_empty() {
@@ -115,7 +113,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `SaslHandshakeRequest`.
@@ -146,8 +143,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`SaslHandshakeRequest`](super::SaslHandshakeRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -178,7 +173,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for SaslHandshakeRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.mechanism, false, "mechanism")?;
             if !self.unknown_tagged_fields.is_empty() {

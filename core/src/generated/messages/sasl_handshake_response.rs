@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -79,7 +78,6 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::array_size(&self.mechanisms, false, v, "mechanisms")?;
         if !self.unknown_tagged_fields.is_empty() {
@@ -124,7 +122,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `SaslHandshakeResponse`.
@@ -171,7 +168,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`SaslHandshakeResponse`](super::SaslHandshakeResponse).
@@ -207,7 +203,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for SaslHandshakeResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.mechanisms, false, v, "mechanisms")?;
             if !self.unknown_tagged_fields.is_empty() {

@@ -78,7 +78,6 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -99,7 +98,6 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::opt_str_size(self.group_id, true, true, "group_id")?;
         n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
@@ -186,7 +184,6 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -204,7 +201,6 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -228,7 +224,6 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
         {
@@ -296,7 +291,6 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -321,7 +315,6 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -353,7 +346,6 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(
             &self.acknowledgement_batches,
@@ -452,7 +444,6 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -487,7 +478,6 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -523,7 +513,6 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(
             &self.acknowledge_types,
@@ -630,7 +619,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareAcknowledgeRequest`.
@@ -844,7 +832,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareAcknowledgeRequest`](super::ShareAcknowledgeRequest).
@@ -892,7 +879,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareAcknowledgeRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
             n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
@@ -961,7 +947,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
             {
@@ -1015,7 +1000,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(
                 &self.acknowledgement_batches,
@@ -1084,7 +1068,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(
                 &self.acknowledge_types,

@@ -149,7 +149,6 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -191,7 +190,6 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::opt_str_size(self.group_id, true, true, "group_id")?;
         n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
@@ -313,7 +311,6 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -331,7 +328,6 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -355,7 +351,6 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
         {
@@ -428,7 +423,6 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -447,7 +441,6 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -479,7 +472,6 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
         {
@@ -556,7 +548,6 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -587,7 +578,6 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -625,7 +615,6 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v <= 0 {
             n += 4;
@@ -736,7 +725,6 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -771,7 +759,6 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -807,7 +794,6 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(
             &self.acknowledge_types,
@@ -947,7 +933,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareFetchRequest`.
@@ -1310,7 +1295,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareFetchRequest`](super::ShareFetchRequest).
@@ -1386,7 +1370,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareFetchRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
             n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
@@ -1492,7 +1475,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
             {
@@ -1546,7 +1528,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
             {
@@ -1604,7 +1585,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v <= 0 {
                 n += 4;
@@ -1685,7 +1665,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(
                 &self.acknowledge_types,

@@ -61,7 +61,6 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -80,7 +79,6 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::array_size(&self.group_ids, true, v, "group_ids")?;
         {
@@ -127,7 +125,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareGroupDescribeRequest`.
@@ -174,7 +171,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareGroupDescribeRequest`](super::ShareGroupDescribeRequest).
@@ -210,7 +206,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupDescribeRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
             {

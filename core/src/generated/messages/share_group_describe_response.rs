@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -80,7 +79,6 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.groups, true, v, "groups")?;
         {
@@ -188,7 +186,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -225,7 +222,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -266,7 +262,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 14;
         n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
         n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
@@ -368,7 +363,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -396,7 +390,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -446,7 +439,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
         n += rt::write::opt_str_size(self.rack_id, true, true, "groups[].members[].rack_id")?;
@@ -534,7 +526,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -557,7 +548,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -585,7 +575,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(
             &self.topic_partitions,
@@ -679,7 +668,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -706,7 +694,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -746,7 +733,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(
             self.topic_name,
@@ -892,7 +878,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareGroupDescribeResponse`.
@@ -1253,7 +1238,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareGroupDescribeResponse`](super::ShareGroupDescribeResponse).
@@ -1289,7 +1273,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupDescribeResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
             {
@@ -1370,7 +1353,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
             n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
@@ -1464,7 +1446,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
             n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id")?;
@@ -1535,7 +1516,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(
                 &self.topic_partitions,
@@ -1603,7 +1583,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(
                 &self.topic_name,

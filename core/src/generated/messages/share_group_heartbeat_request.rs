@@ -76,7 +76,6 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -103,7 +102,6 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.group_id, true, "group_id")?;
         n += rt::write::str_size(self.member_id, true, "member_id")?;
@@ -169,7 +167,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ShareGroupHeartbeatRequest`.
@@ -258,7 +255,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ShareGroupHeartbeatRequest`](super::ShareGroupHeartbeatRequest).
@@ -308,7 +304,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ShareGroupHeartbeatRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
             n += rt::write::str_size(&self.member_id, true, "member_id")?;

@@ -67,10 +67,9 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -86,7 +85,6 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 10;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -132,7 +130,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `SnapshotHeaderRecord`.
@@ -179,8 +176,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`SnapshotHeaderRecord`](super::SnapshotHeaderRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -215,7 +210,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for SnapshotHeaderRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 10;
             {
                 let tags = self.unknown_tagged_fields.len();

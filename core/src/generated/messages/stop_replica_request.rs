@@ -117,7 +117,6 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -169,7 +168,6 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         if v >= 4 {
             n += 1;
@@ -327,7 +325,6 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -358,7 +355,6 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -391,7 +387,6 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 0 {
             n += rt::write::str_size(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
@@ -508,7 +503,6 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -539,7 +533,6 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -569,7 +562,6 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if (1..=2).contains(&v) {
             n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
@@ -683,7 +675,6 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -720,7 +711,6 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -758,7 +748,6 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 3 {
             n += rt::write::str_size(self.topic_name, v >= 2, "topic_states[].topic_name")?;
@@ -881,7 +870,6 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -916,7 +904,6 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -955,7 +942,6 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 3 {
             n += 4;
@@ -1127,7 +1113,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StopReplicaRequest`.
@@ -1420,7 +1405,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StopReplicaRequest`](super::StopReplicaRequest).
@@ -1480,7 +1464,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StopReplicaRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             if v >= 4 {
                 n += 1;
@@ -1606,7 +1589,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 0 {
                 n += rt::write::str_size(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
@@ -1699,7 +1681,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if (1..=2).contains(&v) {
                 n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
@@ -1782,7 +1763,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 3 {
                 n += rt::write::str_size(&self.topic_name, v >= 2, "topic_states[].topic_name")?;
@@ -1869,7 +1849,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 3 {
                 n += 4;

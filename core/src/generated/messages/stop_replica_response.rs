@@ -70,7 +70,6 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -96,7 +95,6 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::array_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
         if v >= 2 {
@@ -188,7 +186,6 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -218,7 +215,6 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -251,7 +247,6 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::str_size(self.topic_name, v >= 2, "partition_errors[].topic_name")?;
         if v >= 2 {
@@ -323,7 +318,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StopReplicaResponse`.
@@ -421,7 +415,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StopReplicaResponse`](super::StopReplicaResponse).
@@ -457,7 +450,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StopReplicaResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
             if v >= 2 {
@@ -522,7 +514,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::str_size(&self.topic_name, v >= 2, "partition_errors[].topic_name")?;
             if v >= 2 {

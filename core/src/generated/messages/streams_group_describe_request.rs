@@ -69,7 +69,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -94,7 +93,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::array_size(&self.group_ids, true, v, "group_ids")?;
         if v >= 1 {
@@ -160,7 +158,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StreamsGroupDescribeRequest`.
@@ -221,7 +218,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupDescribeRequest`](super::StreamsGroupDescribeRequest).
@@ -261,7 +257,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupDescribeRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
             if v >= 1 {

@@ -63,7 +63,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -79,7 +78,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.groups, true, v, "groups")?;
         {
@@ -214,7 +212,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -271,7 +268,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -332,7 +328,6 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 14;
         n += rt::write::opt_str_size(self.error_message, true, true, "groups[].error_message")?;
         n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
@@ -445,7 +440,6 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -463,7 +457,6 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -495,7 +488,6 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::opt_array_size(&self.subtopologies, true, true, v, "groups[].topology.subtopologies")?;
         {
@@ -625,7 +617,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -671,7 +662,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -759,7 +749,6 @@ impl<'a> rt::Struct<'a> for Member<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 9;
         n += rt::write::str_size(self.member_id, true, "groups[].members[].member_id")?;
         n += rt::write::opt_str_size(self.instance_id, true, true, "groups[].members[].instance_id")?;
@@ -872,7 +861,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -910,7 +898,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -951,7 +938,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += rt::write::array_size(
@@ -1079,7 +1065,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -1121,7 +1106,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1184,7 +1168,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(
             self.subtopology_id,
@@ -1312,8 +1295,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
@@ -1331,10 +1313,9 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -1358,7 +1339,6 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.host, true, "groups[].members[].user_endpoint.host")?;
         {
@@ -1431,8 +1411,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
@@ -1450,10 +1429,9 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -1477,7 +1455,6 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.key, true, "groups[].members[].client_tags[].key")?;
         n += rt::write::str_size(self.value, true, "groups[].members[].client_tags[].value")?;
@@ -1565,8 +1542,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "groups[].members[].task_offsets[].subtopology_id")?;
@@ -1591,10 +1567,9 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -1626,7 +1601,6 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         n += rt::write::str_size(
             self.subtopology_id,
@@ -1714,7 +1688,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -1735,7 +1708,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1781,7 +1753,6 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(
             &self.active_tasks,
@@ -1901,7 +1872,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -1934,7 +1904,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1974,7 +1943,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += rt::write::str_size(
@@ -2103,7 +2071,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -2130,7 +2097,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -2169,7 +2135,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += rt::Struct::size(&self.source, v)?;
@@ -2304,7 +2269,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -2354,7 +2318,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -2404,7 +2367,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::str_size(
             self.name,
@@ -2505,7 +2467,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -2530,7 +2491,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -2566,7 +2526,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(
             self.subtopology_id,
@@ -2719,7 +2678,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -2796,7 +2754,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -2875,7 +2832,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += rt::write::str_size(
@@ -3298,7 +3254,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StreamsGroupDescribeResponse`.
@@ -4339,7 +4294,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupDescribeResponse`](super::StreamsGroupDescribeResponse).
@@ -4375,7 +4329,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupDescribeResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
             {
@@ -4468,7 +4421,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
             n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
@@ -4572,7 +4524,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::opt_vec_size(
                 self.subtopologies.as_deref(),
@@ -4691,7 +4642,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 9;
             n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
             n += rt::write::opt_str_size(
@@ -4792,7 +4742,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::owned::vec_size(
@@ -4901,7 +4850,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(
                 &self.subtopology_id,
@@ -5014,7 +4962,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.host, true, "groups[].members[].user_endpoint.host")?;
             {
@@ -5075,7 +5022,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.key, true, "groups[].members[].client_tags[].key")?;
             n += rt::write::str_size(&self.value, true, "groups[].members[].client_tags[].value")?;
@@ -5134,7 +5080,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             n += rt::write::str_size(
                 &self.subtopology_id,
@@ -5211,7 +5156,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(
                 &self.active_tasks,
@@ -5301,7 +5245,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(
@@ -5403,7 +5346,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::OwnedStruct::size(&self.source, v)?;
@@ -5494,7 +5436,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::str_size(
                 &self.name,
@@ -5572,7 +5513,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(
                 &self.subtopology_id,
@@ -5662,7 +5602,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(

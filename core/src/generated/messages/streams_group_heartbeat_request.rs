@@ -141,7 +141,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -177,7 +176,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 13;
         n += rt::write::str_size(self.group_id, true, "group_id")?;
         n += rt::write::str_size(self.member_id, true, "member_id")?;
@@ -275,7 +273,6 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -293,7 +290,6 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -317,7 +313,6 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.subtopologies, true, v, "topology.subtopologies")?;
         {
@@ -390,7 +385,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -409,7 +403,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -441,7 +434,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -515,8 +507,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "user_endpoint.host")?;
@@ -534,10 +525,9 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -558,7 +548,6 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.host, true, "user_endpoint.host")?;
         {
@@ -631,8 +620,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "client_tags[].key")?;
@@ -650,10 +638,9 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -677,7 +664,6 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.key, true, "client_tags[].key")?;
         n += rt::write::str_size(self.value, true, "client_tags[].value")?;
@@ -765,8 +751,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "task_offsets[].subtopology_id")?;
@@ -791,10 +776,9 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -819,7 +803,6 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         n += rt::write::str_size(self.subtopology_id, true, "task_offsets[].subtopology_id")?;
         {
@@ -914,7 +897,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -954,7 +936,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1031,7 +1012,6 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
         n += rt::write::array_size(&self.source_topics, true, v, "topology.subtopologies[].source_topics")?;
@@ -1189,7 +1169,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -1229,7 +1208,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1276,7 +1254,6 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::str_size(
             self.name,
@@ -1391,7 +1368,6 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -1430,7 +1406,6 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1476,7 +1451,6 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(
             &self.source_topics,
@@ -1704,7 +1678,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StreamsGroupHeartbeatRequest`.
@@ -2383,7 +2356,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupHeartbeatRequest`](super::StreamsGroupHeartbeatRequest).
@@ -2479,7 +2451,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupHeartbeatRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 13;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
             n += rt::write::str_size(&self.member_id, true, "member_id")?;
@@ -2568,7 +2539,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.subtopologies, true, v, "topology.subtopologies")?;
             {
@@ -2622,7 +2592,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -2677,7 +2646,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.host, true, "user_endpoint.host")?;
             {
@@ -2738,7 +2706,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.key, true, "client_tags[].key")?;
             n += rt::write::str_size(&self.value, true, "client_tags[].value")?;
@@ -2797,7 +2764,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             n += rt::write::str_size(&self.subtopology_id, true, "task_offsets[].subtopology_id")?;
             {
@@ -2882,7 +2848,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
             n += rt::owned::vec_size(&self.source_topics, true, v, "topology.subtopologies[].source_topics")?;
@@ -3016,7 +2981,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::str_size(
                 &self.name,
@@ -3098,7 +3062,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(
                 &self.source_topics,

@@ -156,7 +156,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -221,7 +220,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 22;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::str_size(self.member_id, true, "member_id")?;
@@ -353,8 +351,7 @@ impl<'a> rt::Struct<'a> for Status<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i8(c, "status[].status_code")?;
@@ -372,10 +369,9 @@ impl<'a> rt::Struct<'a> for Status<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -391,7 +387,6 @@ impl<'a> rt::Struct<'a> for Status<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.status_detail, true, "status[].status_detail")?;
         {
@@ -464,7 +459,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -483,7 +477,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -515,7 +508,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -590,7 +582,6 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -623,7 +614,6 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -668,7 +658,6 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::Struct::size(&self.user_endpoint, v)?;
         n += rt::write::array_size(
@@ -765,8 +754,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
@@ -784,10 +772,9 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -815,7 +802,6 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
         {
@@ -894,7 +880,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -919,7 +904,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -955,7 +939,6 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(
             self.topic,
@@ -1115,7 +1098,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StreamsGroupHeartbeatResponse`.
@@ -1557,7 +1539,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupHeartbeatResponse`](super::StreamsGroupHeartbeatResponse).
@@ -1651,7 +1632,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupHeartbeatResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 22;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::write::str_size(&self.member_id, true, "member_id")?;
@@ -1768,7 +1748,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.status_detail, true, "status[].status_detail")?;
             {
@@ -1822,7 +1801,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
@@ -1881,7 +1859,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::OwnedStruct::size(&self.user_endpoint, v)?;
             n += rt::owned::vec_size(
@@ -1960,7 +1937,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
             {
@@ -2021,7 +1997,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(
                 &self.topic,

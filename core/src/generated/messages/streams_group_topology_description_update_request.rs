@@ -68,7 +68,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -87,7 +86,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.group_id, true, "group_id")?;
         n += rt::write::str_size(self.member_id, true, "member_id")?;
@@ -164,7 +162,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -194,7 +191,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -231,7 +227,6 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
         n += rt::write::array_size(&self.global_stores, true, v, "topology_description.global_stores")?;
@@ -307,7 +302,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -332,7 +326,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -368,7 +361,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(
             self.subtopology_id,
@@ -451,7 +443,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -470,7 +461,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -505,7 +495,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::Struct::size(&self.source, v)?;
         n += rt::Struct::size(&self.processor, v)?;
@@ -596,7 +585,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -635,7 +623,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -697,7 +684,6 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.name, true, "topology_description.subtopologies[].nodes[].name")?;
         n += rt::write::array_size(
@@ -850,7 +836,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `StreamsGroupTopologyDescriptionUpdateRequest`.
@@ -1129,7 +1114,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupTopologyDescriptionUpdateRequest`](super::StreamsGroupTopologyDescriptionUpdateRequest).
@@ -1173,7 +1157,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for StreamsGroupTopologyDescriptionUpdateRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
             n += rt::write::str_size(&self.member_id, true, "member_id")?;
@@ -1230,7 +1213,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
             n += rt::owned::vec_size(&self.global_stores, true, v, "topology_description.global_stores")?;
@@ -1285,7 +1267,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(
                 &self.subtopology_id,
@@ -1348,7 +1329,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::OwnedStruct::size(&self.source, v)?;
             n += rt::OwnedStruct::size(&self.processor, v)?;
@@ -1419,7 +1399,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.name, true, "topology_description.subtopologies[].nodes[].name")?;
             n += rt::owned::vec_size(

@@ -101,7 +101,6 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -147,7 +146,6 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.group_id, v >= 4, "group_id")?;
         n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
@@ -260,7 +258,6 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -283,7 +280,6 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -312,7 +308,6 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.member_id, v >= 4, "assignments[].member_id")?;
         n += rt::write::bytes_size(self.assignment, v >= 4, "assignments[].assignment")?;
@@ -396,7 +391,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `SyncGroupRequest`.
@@ -550,7 +544,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`SyncGroupRequest`](super::SyncGroupRequest).
@@ -606,7 +599,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for SyncGroupRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
             n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
@@ -695,7 +687,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.member_id, v >= 4, "assignments[].member_id")?;
             n += rt::write::bytes_size(&self.assignment, v >= 4, "assignments[].assignment")?;

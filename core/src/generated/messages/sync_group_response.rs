@@ -90,7 +90,6 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -123,7 +122,6 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         if v >= 1 {
             n += 4;
@@ -209,7 +207,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `SyncGroupResponse`.
@@ -298,7 +295,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`SyncGroupResponse`](super::SyncGroupResponse).
@@ -346,7 +342,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for SyncGroupResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             if v >= 1 {
                 n += 4;

@@ -112,7 +112,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -151,7 +150,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 10;
         n += rt::write::str_size(self.transactional_id, v >= 3, "transactional_id")?;
         n += rt::write::str_size(self.group_id, v >= 3, "group_id")?;
@@ -284,7 +282,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -317,7 +314,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -348,7 +344,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 5 {
             n += rt::write::str_size(self.name, v >= 3, "topics[].name")?;
@@ -460,7 +455,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -496,7 +490,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -535,7 +528,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         if v >= 2 {
             n += 4;
@@ -659,7 +651,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `TxnOffsetCommitRequest`.
@@ -906,7 +897,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`TxnOffsetCommitRequest`](super::TxnOffsetCommitRequest).
@@ -966,7 +956,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for TxnOffsetCommitRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 10;
             n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
             n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;
@@ -1074,7 +1063,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 5 {
                 n += rt::write::str_size(&self.name, v >= 3, "topics[].name")?;
@@ -1155,7 +1143,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             if v >= 2 {
                 n += 4;

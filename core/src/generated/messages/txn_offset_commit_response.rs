@@ -67,7 +67,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -85,7 +84,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.topics, v >= 3, v, "topics")?;
         if v >= 3 {
@@ -177,7 +175,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -210,7 +207,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -241,7 +237,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 5 {
             n += rt::write::str_size(self.name, v >= 3, "topics[].name")?;
@@ -339,7 +334,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -367,7 +361,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -396,7 +389,6 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
@@ -475,7 +467,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `TxnOffsetCommitResponse`.
@@ -610,7 +601,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`TxnOffsetCommitResponse`](super::TxnOffsetCommitResponse).
@@ -646,7 +636,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for TxnOffsetCommitResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, v >= 3, v, "topics")?;
             if v >= 3 {
@@ -711,7 +700,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 5 {
                 n += rt::write::str_size(&self.name, v >= 3, "topics[].name")?;
@@ -784,7 +772,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();

@@ -60,10 +60,9 @@ impl<'a> rt::Struct<'a> for UnregisterBrokerRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -75,7 +74,6 @@ impl<'a> rt::Struct<'a> for UnregisterBrokerRequest<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -118,7 +116,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `UnregisterBrokerRequest`.
@@ -149,8 +146,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`UnregisterBrokerRequest`](super::UnregisterBrokerRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -181,7 +176,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for UnregisterBrokerRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -69,7 +69,6 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -96,7 +95,6 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.feature_updates, true, v, "feature_updates")?;
         if v >= 1 {
@@ -193,7 +191,6 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -224,7 +221,6 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -263,7 +259,6 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.feature, true, "feature_updates[].feature")?;
         if v <= 0 {
@@ -356,7 +351,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `UpdateFeaturesRequest`.
@@ -482,7 +476,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`UpdateFeaturesRequest`](super::UpdateFeaturesRequest).
@@ -522,7 +515,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateFeaturesRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.feature_updates, true, v, "feature_updates")?;
             if v >= 1 {
@@ -602,7 +594,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.feature, true, "feature_updates[].feature")?;
             if v <= 0 {

@@ -81,7 +81,6 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -104,7 +103,6 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         if v <= 1 {
@@ -183,8 +181,7 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "results[].feature")?;
@@ -204,10 +201,9 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -227,7 +223,6 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.feature, true, "results[].feature")?;
         n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
@@ -298,7 +293,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `UpdateFeaturesResponse`.
@@ -424,7 +418,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`UpdateFeaturesResponse`](super::UpdateFeaturesResponse).
@@ -468,7 +461,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateFeaturesResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             if v <= 1 {
@@ -534,7 +526,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.feature, true, "results[].feature")?;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;

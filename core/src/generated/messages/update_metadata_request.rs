@@ -128,7 +128,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -196,7 +195,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         if v >= 8 {
             n += 1;
@@ -404,7 +402,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -452,7 +449,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -528,7 +524,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         if v <= 4 {
             n += rt::write::str_size(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
@@ -657,7 +652,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -700,7 +694,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -744,7 +737,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 5 {
             n += rt::write::str_size(self.topic_name, v >= 6, "topic_states[].topic_name")?;
@@ -881,7 +873,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -926,7 +917,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -977,7 +967,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         if v <= 0 {
             n += rt::write::str_size(self.v0_host, v >= 6, "live_brokers[].v0_host")?;
@@ -1104,7 +1093,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -1147,7 +1135,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1192,7 +1179,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += 4;
@@ -1392,7 +1378,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `UpdateMetadataRequest`.
@@ -1853,7 +1838,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`UpdateMetadataRequest`](super::UpdateMetadataRequest).
@@ -1913,7 +1897,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateMetadataRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             if v >= 8 {
                 n += 1;
@@ -2079,7 +2062,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             if v <= 4 {
                 n += rt::write::str_size(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
@@ -2181,7 +2163,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 5 {
                 n += rt::write::str_size(&self.topic_name, v >= 6, "topic_states[].topic_name")?;
@@ -2282,7 +2263,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             if v <= 0 {
                 n += rt::write::str_size(&self.v0_host, v >= 6, "live_brokers[].v0_host")?;
@@ -2374,7 +2354,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += 4;

@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -81,7 +80,6 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
@@ -132,7 +130,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `UpdateMetadataResponse`.
@@ -163,8 +160,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`UpdateMetadataResponse`](super::UpdateMetadataResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -195,7 +190,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateMetadataResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();

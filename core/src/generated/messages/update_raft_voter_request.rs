@@ -89,7 +89,6 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -110,7 +109,6 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 24;
         n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
         n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
@@ -195,8 +193,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "listeners[].name")?;
@@ -216,10 +213,9 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -239,7 +235,6 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.name, true, "listeners[].name")?;
         n += rt::write::str_size(self.host, true, "listeners[].host")?;
@@ -316,8 +311,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<4>(c) {
@@ -340,10 +334,9 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -367,7 +360,6 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -456,7 +448,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `UpdateRaftVoterRequest`.
@@ -647,7 +638,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`UpdateRaftVoterRequest`](super::UpdateRaftVoterRequest).
@@ -699,7 +689,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateRaftVoterRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 24;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
             n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
@@ -764,7 +753,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.name, true, "listeners[].name")?;
             n += rt::write::str_size(&self.host, true, "listeners[].host")?;
@@ -827,7 +815,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             {
                 let tags = self.unknown_tagged_fields.len();

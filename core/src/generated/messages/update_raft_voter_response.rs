@@ -92,7 +92,6 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -123,7 +122,6 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         {
             let mut tags = self.unknown_tagged_fields.len();
@@ -226,8 +224,7 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<8>(c) {
@@ -254,10 +251,9 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -286,7 +282,6 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         n += rt::write::str_size(self.host, true, "current_leader.host")?;
         {
@@ -357,7 +352,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `UpdateRaftVoterResponse`.
@@ -483,8 +477,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`UpdateRaftVoterResponse`](super::UpdateRaftVoterResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -523,7 +515,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for UpdateRaftVoterResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -604,7 +595,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             n += rt::write::str_size(&self.host, true, "current_leader.host")?;
             {

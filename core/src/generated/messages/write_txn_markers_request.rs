@@ -63,7 +63,6 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -80,7 +79,6 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
         if v >= 1 {
@@ -191,7 +189,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -232,7 +229,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -276,7 +272,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 15;
         n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
         if v >= 2 {
@@ -370,7 +365,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -393,7 +387,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -427,7 +420,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
         n += rt::write::array_size(
@@ -524,7 +516,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `WriteTxnMarkersRequest`.
@@ -685,7 +676,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`WriteTxnMarkersRequest`](super::WriteTxnMarkersRequest).
@@ -717,7 +707,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for WriteTxnMarkersRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
             if v >= 1 {
@@ -793,7 +782,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 15;
             n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
             if v >= 2 {
@@ -873,7 +861,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
             n += rt::owned::vec_size(

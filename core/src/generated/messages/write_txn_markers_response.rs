@@ -62,7 +62,6 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -79,7 +78,6 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.markers, v >= 1, v, "markers")?;
         if v >= 1 {
@@ -161,7 +159,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -183,7 +180,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
         Some(())
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -209,7 +205,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::array_size(&self.topics, v >= 1, v, "markers[].topics")?;
         if v >= 1 {
@@ -295,7 +290,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -324,7 +318,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -358,7 +351,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, v >= 1, "markers[].topics[].name")?;
         n += rt::write::array_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
@@ -446,7 +438,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -474,7 +465,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -503,7 +493,6 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 6;
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
@@ -590,7 +579,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `WriteTxnMarkersResponse`.
@@ -732,7 +720,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`WriteTxnMarkersResponse`](super::WriteTxnMarkersResponse).
@@ -764,7 +751,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for WriteTxnMarkersResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
             if v >= 1 {
@@ -824,7 +810,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
             if v >= 1 {
@@ -886,7 +871,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
@@ -949,7 +933,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 6;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();

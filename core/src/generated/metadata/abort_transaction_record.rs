@@ -79,10 +79,9 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -107,7 +106,6 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         {
             let mut tags = self.unknown_tagged_fields.len();
@@ -168,7 +166,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AbortTransactionRecord`.
@@ -199,8 +196,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`AbortTransactionRecord`](super::AbortTransactionRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -231,7 +226,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AbortTransactionRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             {
                 let mut tags = self.unknown_tagged_fields.len();

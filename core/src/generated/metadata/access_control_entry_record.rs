@@ -105,10 +105,9 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -127,7 +126,6 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::str_size(self.resource_name, true, "resource_name")?;
         n += rt::write::str_size(self.principal, true, "principal")?;
@@ -204,7 +202,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AccessControlEntryRecord`.
@@ -335,8 +332,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`AccessControlEntryRecord`](super::AccessControlEntryRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -395,7 +390,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AccessControlEntryRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::str_size(&self.resource_name, true, "resource_name")?;
             n += rt::write::str_size(&self.principal, true, "principal")?;

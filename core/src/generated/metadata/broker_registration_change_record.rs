@@ -126,7 +126,6 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -182,7 +181,6 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         if v <= 0 && self.in_controlled_shutdown != 0_i8 {
             return Err(rt::write::not_in_version("in_controlled_shutdown"));
@@ -329,7 +327,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `BrokerRegistrationChangeRecord`.
@@ -432,8 +429,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`BrokerRegistrationChangeRecord`](super::BrokerRegistrationChangeRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -484,7 +479,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for BrokerRegistrationChangeRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                 return Err(rt::write::not_in_version("in_controlled_shutdown"));

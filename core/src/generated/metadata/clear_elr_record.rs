@@ -59,10 +59,9 @@ impl<'a> rt::Struct<'a> for ClearElrRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -74,7 +73,6 @@ impl<'a> rt::Struct<'a> for ClearElrRecord<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, true, "topic_name")?;
         {
@@ -118,7 +116,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ClearElrRecord`.
@@ -149,8 +146,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ClearElrRecord`](super::ClearElrRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -181,7 +176,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ClearElrRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, true, "topic_name")?;
             {

@@ -77,7 +77,6 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -95,7 +94,6 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 9;
         n += rt::write::array_size(&self.entity, true, v, "entity")?;
         n += rt::write::str_size(self.key, true, "key")?;
@@ -171,8 +169,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "entity[].entity_type")?;
@@ -190,10 +187,9 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -212,7 +208,6 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.entity_type, true, "entity[].entity_type")?;
         n += rt::write::opt_str_size(self.entity_name, true, true, "entity[].entity_name")?;
@@ -279,7 +274,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ClientQuotaRecord`.
@@ -391,7 +385,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ClientQuotaRecord`](super::ClientQuotaRecord).
@@ -435,7 +428,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ClientQuotaRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 9;
             n += rt::owned::vec_size(&self.entity, true, v, "entity")?;
             n += rt::write::str_size(&self.key, true, "key")?;
@@ -501,7 +493,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.entity_type, true, "entity[].entity_type")?;
             n += rt::write::opt_str_size(self.entity_name.as_deref(), true, true, "entity[].entity_name")?;

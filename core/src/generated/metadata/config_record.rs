@@ -69,10 +69,9 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -87,7 +86,6 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.resource_name, true, "resource_name")?;
         n += rt::write::str_size(self.name, true, "name")?;
@@ -142,7 +140,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ConfigRecord`.
@@ -217,8 +214,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ConfigRecord`](super::ConfigRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -261,7 +256,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ConfigRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.resource_name, true, "resource_name")?;
             n += rt::write::str_size(&self.name, true, "name")?;

@@ -93,7 +93,6 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -114,7 +113,6 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 24;
         n += rt::write::str_size(self.owner, true, "owner")?;
         n += rt::write::str_size(self.requester, true, "requester")?;
@@ -188,7 +186,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `DelegationTokenRecord`.
@@ -305,7 +302,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`DelegationTokenRecord`](super::DelegationTokenRecord).
@@ -361,7 +357,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for DelegationTokenRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 24;
             n += rt::write::str_size(&self.owner, true, "owner")?;
             n += rt::write::str_size(&self.requester, true, "requester")?;

@@ -51,10 +51,9 @@ impl<'a> rt::Struct<'a> for EndTransactionRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -65,7 +64,6 @@ impl<'a> rt::Struct<'a> for EndTransactionRecord<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -105,8 +103,7 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
-    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+    use crate::rt::reflect::StructDesc;
 
     /// `EndTransactionRecord`.
     pub static END_TRANSACTION_RECORD: StructDesc = StructDesc {
@@ -123,8 +120,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`EndTransactionRecord`](super::EndTransactionRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -151,7 +146,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for EndTransactionRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             {
                 let tags = self.unknown_tagged_fields.len();

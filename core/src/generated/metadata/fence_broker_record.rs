@@ -73,10 +73,9 @@ impl<'a> rt::Struct<'a> for FenceBrokerRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -89,7 +88,6 @@ impl<'a> rt::Struct<'a> for FenceBrokerRecord<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -135,7 +133,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `FenceBrokerRecord`.
@@ -182,8 +179,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`FenceBrokerRecord`](super::FenceBrokerRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -218,7 +213,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for FenceBrokerRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             {
                 let tags = self.unknown_tagged_fields.len();

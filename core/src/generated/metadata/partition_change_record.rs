@@ -176,7 +176,6 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -257,7 +256,6 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         if v <= 0 && self.directories.is_some() {
             return Err(rt::write::not_in_version("directories"));
@@ -525,7 +523,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `PartitionChangeRecord`.
@@ -698,8 +695,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`PartitionChangeRecord`](super::PartitionChangeRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -770,7 +765,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionChangeRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             if v <= 0 && self.directories.is_some() {
                 return Err(rt::write::not_in_version("directories"));

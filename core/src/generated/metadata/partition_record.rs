@@ -167,7 +167,6 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -225,7 +224,6 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 32;
         n += rt::write::array_size(&self.replicas, true, v, "replicas")?;
         n += rt::write::array_size(&self.isr, true, v, "isr")?;
@@ -414,7 +412,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `PartitionRecord`.
@@ -615,8 +612,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`PartitionRecord`](super::PartitionRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -695,7 +690,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for PartitionRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 32;
             n += rt::owned::vec_size(&self.replicas, true, v, "replicas")?;
             n += rt::owned::vec_size(&self.isr, true, v, "isr")?;

@@ -83,7 +83,6 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -102,7 +101,6 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 21;
         n += rt::write::array_size(&self.end_points, true, v, "end_points")?;
         n += rt::write::array_size(&self.features, true, v, "features")?;
@@ -191,8 +189,7 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "end_points[].name")?;
@@ -219,10 +216,9 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -246,7 +242,6 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "end_points[].name")?;
         n += rt::write::str_size(self.host, true, "end_points[].host")?;
@@ -329,8 +324,7 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "features[].name")?;
@@ -355,10 +349,9 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -378,7 +371,6 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "features[].name")?;
         {
@@ -466,7 +458,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RegisterControllerRecord`.
@@ -671,7 +662,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`RegisterControllerRecord`](super::RegisterControllerRecord).
@@ -719,7 +709,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RegisterControllerRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 21;
             n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
             n += rt::owned::vec_size(&self.features, true, v, "features")?;
@@ -786,7 +775,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "end_points[].name")?;
             n += rt::write::str_size(&self.host, true, "end_points[].host")?;
@@ -857,7 +845,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "features[].name")?;
             {

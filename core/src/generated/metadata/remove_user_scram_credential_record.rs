@@ -65,10 +65,9 @@ impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -81,7 +80,6 @@ impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.name, true, "name")?;
         {
@@ -128,7 +126,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RemoveUserScramCredentialRecord`.
@@ -175,8 +172,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`RemoveUserScramCredentialRecord`](super::RemoveUserScramCredentialRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -211,7 +206,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoveUserScramCredentialRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.name, true, "name")?;
             {

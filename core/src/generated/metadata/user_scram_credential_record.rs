@@ -79,10 +79,9 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -99,7 +98,6 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 5;
         n += rt::write::str_size(self.name, true, "name")?;
         n += rt::write::bytes_size(self.salt, true, "salt")?;
@@ -169,7 +167,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `UserScramCredentialRecord`.
@@ -272,7 +269,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`UserScramCredentialRecord`](super::UserScramCredentialRecord).
@@ -324,7 +320,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for UserScramCredentialRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 5;
             n += rt::write::str_size(&self.name, true, "name")?;
             n += rt::write::bytes_size(&self.salt, true, "salt")?;

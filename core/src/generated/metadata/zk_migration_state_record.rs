@@ -59,10 +59,9 @@ impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -74,7 +73,6 @@ impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 1;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -117,7 +115,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ZkMigrationStateRecord`.
@@ -148,8 +145,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`ZkMigrationStateRecord`](super::ZkMigrationStateRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -180,7 +175,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ZkMigrationStateRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 1;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -109,7 +109,6 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -138,7 +137,6 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         if v <= 0 {
             n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
@@ -257,7 +255,6 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -278,7 +275,6 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -303,7 +299,6 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 0 {
             n += 4;
@@ -384,7 +379,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `QuorumStateData`.
@@ -522,8 +516,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`QuorumStateData`](super::QuorumStateData).
     #[derive(Clone, Debug, PartialEq)]
@@ -578,7 +570,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for QuorumStateData {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             if v <= 0 {
                 n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
@@ -677,7 +668,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 0 {
                 n += 4;

@@ -64,7 +64,6 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -87,7 +86,6 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.producer_entries, false, v, "producer_entries")?;
         if !self.unknown_tagged_fields.is_empty() {
@@ -195,8 +193,7 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<46>(c) {
@@ -223,10 +220,9 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -268,8 +264,7 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
-        let mut n: usize = 46;
+        let n: usize = 46;
         if !self.unknown_tagged_fields.is_empty() {
             return Err(rt::write::tags_not_in_version("producer_entries[]._tagged_fields"));
         }
@@ -352,7 +347,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `ProducerSnapshot`.
@@ -520,7 +514,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`ProducerSnapshot`](super::ProducerSnapshot).
@@ -556,7 +549,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for ProducerSnapshot {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.producer_entries, false, v, "producer_entries")?;
             if !self.unknown_tagged_fields.is_empty() {
@@ -631,8 +623,7 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
-            let mut n: usize = 46;
+            let n: usize = 46;
             if !self.unknown_tagged_fields.is_empty() {
                 return Err(rt::write::tags_not_in_version("producer_entries[]._tagged_fields"));
             }

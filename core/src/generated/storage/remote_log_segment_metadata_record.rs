@@ -134,7 +134,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -190,7 +189,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 41;
         n += rt::Struct::size(&self.remote_log_segment_id, v)?;
         n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
@@ -292,7 +290,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -311,7 +308,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -342,7 +338,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::Struct::size(&self.topic_id_partition, v)?;
         {
@@ -423,8 +418,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<12>(c) {
@@ -447,10 +441,9 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -474,7 +467,6 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -561,8 +553,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
@@ -587,10 +578,9 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -618,7 +608,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::str_size(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
         {
@@ -727,7 +716,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RemoteLogSegmentMetadataRecord`.
@@ -1025,7 +1013,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`RemoteLogSegmentMetadataRecord`](super::RemoteLogSegmentMetadataRecord).
@@ -1097,7 +1084,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 41;
             n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
             n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
@@ -1181,7 +1167,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
             {
@@ -1242,7 +1227,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             {
                 let tags = self.unknown_tagged_fields.len();
@@ -1309,7 +1293,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::str_size(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
             {

@@ -137,7 +137,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -192,7 +191,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 57;
         n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
         n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
@@ -301,8 +299,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         match rt::read::run::<12>(c) {
@@ -325,10 +322,9 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -352,7 +348,6 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 12;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -438,7 +433,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RemoteLogSegmentMetadataSnapshotRecord`.
@@ -648,7 +642,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`RemoteLogSegmentMetadataSnapshotRecord`](super::RemoteLogSegmentMetadataSnapshotRecord).
@@ -720,7 +713,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataSnapshotRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 57;
             n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
             n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
@@ -803,7 +795,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 12;
             {
                 let tags = self.unknown_tagged_fields.len();

@@ -80,7 +80,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -106,7 +105,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 13;
         n += rt::Struct::size(&self.remote_log_segment_id, v)?;
         n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
@@ -183,7 +181,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -202,7 +199,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -233,7 +229,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::Struct::size(&self.topic_id_partition, v)?;
         {
@@ -321,8 +316,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
@@ -347,10 +341,9 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -378,7 +371,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::str_size(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
         {
@@ -460,7 +452,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RemoteLogSegmentMetadataUpdateRecord`.
@@ -637,7 +628,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`RemoteLogSegmentMetadataUpdateRecord`](super::RemoteLogSegmentMetadataUpdateRecord).
@@ -685,7 +675,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataUpdateRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 13;
             n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
             n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
@@ -751,7 +740,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
             {
@@ -816,7 +804,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::str_size(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
             {

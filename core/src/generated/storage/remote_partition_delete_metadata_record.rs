@@ -78,7 +78,6 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -100,7 +99,6 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 13;
         n += rt::Struct::size(&self.topic_id_partition, v)?;
         {
@@ -189,8 +187,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
-    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+    fn check(cur: &mut rt::Cursor<'a>, _v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topic_id_partition.name")?;
@@ -215,10 +212,9 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
-        v: i16,
+        _v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
@@ -246,7 +242,6 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::str_size(self.name, true, "topic_id_partition.name")?;
         {
@@ -316,7 +311,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `RemotePartitionDeleteMetadataRecord`.
@@ -442,8 +436,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`RemotePartitionDeleteMetadataRecord`](super::RemotePartitionDeleteMetadataRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -486,7 +478,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for RemotePartitionDeleteMetadataRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 13;
             n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
             {
@@ -556,7 +547,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::str_size(&self.name, true, "topic_id_partition.name")?;
             {

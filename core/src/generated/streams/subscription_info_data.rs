@@ -120,7 +120,6 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -173,7 +172,6 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 20;
         if v >= 3 {
             n += 4;
@@ -353,7 +351,6 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -379,7 +376,6 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -404,7 +400,6 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v <= 6 {
             n += 4;
@@ -531,7 +526,6 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -581,7 +575,6 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -629,7 +622,6 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 7 {
             n += 4;
@@ -774,7 +766,6 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -799,7 +790,6 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -824,7 +814,6 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 11 {
             n += rt::write::bytes_size(self.key, false, "client_tags[].key")?;
@@ -933,7 +922,6 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -962,7 +950,6 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -987,7 +974,6 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if (7..=9).contains(&v) {
             n += 4;
@@ -1142,7 +1128,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `SubscriptionInfoData`.
@@ -1491,7 +1476,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`SubscriptionInfoData`](super::SubscriptionInfoData).
@@ -1559,7 +1543,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for SubscriptionInfoData {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 20;
             if v >= 3 {
                 n += 4;
@@ -1705,7 +1688,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v <= 6 {
                 n += 4;
@@ -1790,7 +1772,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 7 {
                 n += 4;
@@ -1920,7 +1901,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 11 {
                 n += rt::write::bytes_size(&self.key, false, "client_tags[].key")?;
@@ -1993,7 +1973,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if (7..=9).contains(&v) {
                 n += 4;

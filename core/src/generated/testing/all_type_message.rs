@@ -236,7 +236,6 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -336,7 +335,6 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 46;
         if v <= 0 {
             n += rt::write::str_size(self.my_string, v >= 1, "my_string")?;
@@ -615,7 +613,6 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -643,7 +640,6 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -666,7 +662,6 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
@@ -799,7 +794,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `AllTypeMessage`.
@@ -1191,7 +1185,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`AllTypeMessage`](super::AllTypeMessage).
@@ -1315,7 +1308,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for AllTypeMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 46;
             if v <= 0 {
                 n += rt::write::str_size(&self.my_string, v >= 1, "my_string")?;
@@ -1588,7 +1580,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();

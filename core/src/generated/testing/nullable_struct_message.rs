@@ -98,7 +98,6 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -136,7 +135,6 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
         n += rt::write::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
@@ -275,7 +273,6 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -298,7 +295,6 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -327,7 +323,6 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct.my_string")?;
         if v >= 1 {
@@ -412,7 +407,6 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -435,7 +429,6 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -464,7 +457,6 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct2.my_string")?;
         if v >= 1 {
@@ -557,7 +549,6 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -588,7 +579,6 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -621,7 +611,6 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct3.my_string")?;
@@ -735,7 +724,6 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -766,7 +754,6 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -799,7 +786,6 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct4.my_string")?;
@@ -921,7 +907,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `NullableStructMessage`.
@@ -1144,8 +1129,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
-    use alloc::vec::Vec;
 
     /// Owned [`NullableStructMessage`](super::NullableStructMessage).
     #[derive(Clone, Debug, PartialEq)]
@@ -1188,7 +1171,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for NullableStructMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
             n += rt::owned::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
@@ -1303,7 +1285,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct.my_string")?;
             if v >= 1 {
@@ -1372,7 +1353,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct2.my_string")?;
             if v >= 1 {
@@ -1441,7 +1421,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct3.my_string")?;
@@ -1531,7 +1510,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct4.my_string")?;

@@ -247,7 +247,6 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         })
     }
 
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -363,7 +362,6 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 1 {
             n += 16;
@@ -759,7 +757,6 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -790,7 +787,6 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -820,7 +816,6 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 2 {
             n += 4;
@@ -924,7 +919,6 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -949,7 +943,6 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -976,7 +969,6 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 2 {
             n += rt::write::str_size(self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
@@ -1078,7 +1070,6 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -1106,7 +1097,6 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1129,7 +1119,6 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 8;
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
@@ -1211,7 +1200,6 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
@@ -1236,7 +1224,6 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -1263,7 +1250,6 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         if v >= 2 {
             n += 4;
@@ -1414,7 +1400,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `SimpleExampleMessage`.
@@ -1801,7 +1786,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`SimpleExampleMessage`](super::SimpleExampleMessage).
@@ -1901,7 +1885,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for SimpleExampleMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 1 {
                 n += 16;
@@ -2276,7 +2259,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;
@@ -2355,7 +2337,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 2 {
                 n += rt::write::str_size(&self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
@@ -2426,7 +2407,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 8;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
@@ -2493,7 +2473,6 @@ pub mod owned {
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             if v >= 2 {
                 n += 4;

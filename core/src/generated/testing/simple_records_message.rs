@@ -69,7 +69,6 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     }
 
     #[inline]
-    #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
         cur: &mut rt::Cursor<'a>,
         v: i16,
@@ -87,7 +86,6 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-        #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic, v >= 1, "topic")?;
         n += rt::write::opt_bytes_size(self.record_set, v >= 1, true, "record_set")?;
@@ -143,7 +141,6 @@ pub mod fields {
 
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
-    #[allow(unused_imports)]
     use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
 
     /// `SimpleRecordsMessage`.
@@ -190,7 +187,6 @@ pub mod schema {
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
-    #[allow(unused_imports)]
     use alloc::vec::Vec;
 
     /// Owned [`SimpleRecordsMessage`](super::SimpleRecordsMessage).
@@ -226,7 +222,6 @@ pub mod owned {
 
     impl rt::OwnedStruct for SimpleRecordsMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
-            #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic, v >= 1, "topic")?;
             n += rt::write::opt_bytes_size(self.record_set.as_deref(), v >= 1, true, "record_set")?;
