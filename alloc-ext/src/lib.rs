@@ -7,8 +7,10 @@
 #![warn(missing_docs)]
 
 pub mod compression;
+pub mod conversation;
 pub mod demo;
 pub mod dump_log;
 pub mod frames;
 pub mod fuzzing;
 pub mod json;
+pub mod pcap;
