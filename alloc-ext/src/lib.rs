@@ -5,6 +5,7 @@
 //! proxy ([`proxy`]), and the `kwire` command.
 
 pub mod compression;
+pub mod conversation;
 pub mod demo;
 pub mod dump_log;
 pub mod frames;
