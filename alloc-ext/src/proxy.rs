@@ -56,29 +56,13 @@ use kafka_wire::messages::{
 };
 use kafka_wire::{ApiKey, Array, DecodeError, EncodeError, Message, RequestBody, ResponseBody};
 
+use crate::conversation;
 use crate::frames::FrameError;
 
 /// Largest frame forwarded by default: 100 MiB, Kafka's default `socket.request.max.bytes`.
 pub const DEFAULT_MAX_FRAME: usize = 100 * 1024 * 1024;
 
-/// Which way a frame travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Client to broker.
-    Request,
-    /// Broker to client.
-    Response,
-}
-
-impl Direction {
-    /// `"request"` or `"response"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Direction::Request => "request",
-            Direction::Response => "response",
-        }
-    }
-}
+pub use crate::conversation::Direction;
 
 /// A byte buffer that frames are read into and forwarded from.
 ///
@@ -595,92 +579,44 @@ impl Pump {
     }
 }
 
-/// The JSON of one frame: `{"time", "connection", "direction", "apiKey", "apiName",
-/// "apiVersion", "correlationId", "header", "body"}`, with `"note"` when it decoded only
-/// leniently, `"error"` (and no header or body) when it did not decode, and `"rewritten": true`
-/// with the body as forwarded when its addresses were rewritten.
-pub fn frame_json(event: &FrameEvent<'_>) -> serde_json::Value {
-    use crate::json::wire_to_json;
-    use kafka_wire::messages::{RequestHeader, ResponseHeader};
-    use serde_json::{json, Value};
-
-    let time = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
-    let mut v = json!({
-        "time": time,
-        "connection": event.connection,
-        "direction": event.direction.name(),
-        "apiKey": event.api_key.map(|k| k.id()),
-        "apiName": event.api_key.map(|k| k.name()),
-        "apiVersion": event.api_version,
-        "correlationId": event.correlation_id,
-        "size": event.payload.len(),
-    });
-    let key = event.api_key;
-    let decode = |payload: &[u8], mode: Mode| -> Result<(Value, Value), String> {
-        let key = key.ok_or("unknown API")?;
-        let (hschema, hbytes, hv, bschema, bbytes) = match event.direction {
-            Direction::Request => {
-                let f = frame::parse_request(payload, mode).map_err(|e| e.to_string())?;
-                (<RequestHeader as Message>::SCHEMA, f.header_bytes, f.header_version, f.body.schema(), f.body_bytes)
-            }
-            Direction::Response => {
-                let f = frame::parse_response(payload, key, event.api_version, mode).map_err(|e| e.to_string())?;
-                (<ResponseHeader as Message>::SCHEMA, f.header_bytes, f.header_version, f.body.schema(), f.body_bytes)
-            }
-        };
-        let h = wire_to_json(hschema, hbytes, hv).map_err(|e| e.to_string())?;
-        let b = wire_to_json(bschema, bbytes, event.api_version).map_err(|e| e.to_string())?;
-        Ok((h, b))
-    };
-    let mode = match event.decoded {
-        Decoded::Strict => Some(Mode::Strict),
-        Decoded::Lenient { strict_error, trailing } => {
-            v["note"] = json!(format!("decoded leniently ({trailing} byte(s) after the body); strict decoding: {strict_error}"));
-            Some(Mode::Lenient)
-        }
-        Decoded::Failed(e) => {
-            v["error"] = json!({ "message": e.to_string(), "hex": hex::encode(event.payload) });
-            None
-        }
-        Decoded::Unpaired => {
-            v["error"] = json!({ "message": "no request with this correlation id was seen", "hex": hex::encode(event.payload) });
-            None
-        }
-    };
-    if let Some(mode) = mode {
-        match decode(event.payload, mode) {
-            Ok((h, b)) => {
-                v["header"] = h;
-                v["body"] = b;
-            }
-            Err(e) => v["error"] = json!({ "message": e, "hex": hex::encode(event.payload) }),
-        }
-        if let Some(r) = event.rewritten {
-            v["rewritten"] = json!(true);
-            match decode(r, Mode::Lenient) {
-                Ok((_, b)) => v["forwardedBody"] = b,
-                Err(e) => v["error"] = json!({ "message": format!("the rewritten frame does not decode: {e}") }),
-            }
-        }
-    }
-    v
-}
-
-/// Writes one JSON line per frame to a shared writer.
+/// Logs every frame as one JSON line, in the shape of [`crate::conversation`] (which pairs the
+/// responses again for their JSON), plus `"rewritten": true` and `"forwardedBody"` (the body
+/// the client received) for responses whose broker addresses were rewritten.
+///
+/// The two directions of a connection share one [`conversation::Connection`]: make them with
+/// [`JsonLog::pair`].
 pub struct JsonLog {
+    conversation: Arc<Mutex<conversation::Connection>>,
     out: Arc<Mutex<Box<dyn Write + Send>>>,
 }
 
 impl JsonLog {
-    /// A log writing to `out` (shared by every connection's threads).
-    pub fn new(out: Arc<Mutex<Box<dyn Write + Send>>>) -> Self {
-        JsonLog { out }
+    /// The request and response observers of one connection named `label`, writing to `out`
+    /// (which every connection shares).
+    pub fn pair(label: impl Into<String>, out: Arc<Mutex<Box<dyn Write + Send>>>) -> (JsonLog, JsonLog) {
+        let conversation = Arc::new(Mutex::new(conversation::Connection::new(label)));
+        (JsonLog { conversation: conversation.clone(), out: out.clone() }, JsonLog { conversation, out })
     }
+}
+
+/// The body of a rewritten response frame (no size prefix) as JSON.
+fn forwarded_body(payload: &[u8], key: ApiKey, version: i16) -> Result<serde_json::Value, String> {
+    let f = frame::parse_response(payload, key, version, Mode::Lenient).map_err(|e| e.to_string())?;
+    crate::json::wire_to_json(f.body.schema(), f.body_bytes, version).map_err(|e| e.to_string())
 }
 
 impl FrameObserver for JsonLog {
     fn frame(&mut self, event: &FrameEvent<'_>) {
-        let line = frame_json(event).to_string();
+        let time = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
+        let mut ev = self.conversation.lock().unwrap_or_else(|e| e.into_inner()).frame(event.direction, time, event.payload);
+        if let (Some(r), Some((key, version)), Some(obj)) = (event.rewritten, ev.api, ev.json.as_object_mut()) {
+            obj.insert("rewritten".into(), true.into());
+            match forwarded_body(r, key, version) {
+                Ok(b) => obj.insert("forwardedBody".into(), b),
+                Err(e) => obj.insert("error".into(), serde_json::json!({ "message": format!("the rewritten frame does not decode: {e}") })),
+            };
+        }
+        let line = ev.json.to_string();
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
@@ -865,18 +801,26 @@ fn serve(shared: &Arc<Shared>, client: TcpStream, upstream: &str) -> io::Result<
     server.set_nodelay(true)?;
     let connection = shared.connections.fetch_add(1, Ordering::Relaxed) + 1;
     let inflight = Arc::new(Inflight::new());
-    let pump = |direction| {
+    let label = format!("{} > {}", client.peer_addr()?, server.peer_addr()?);
+    let (log_requests, log_responses) = match &shared.log {
+        Some(out) => {
+            let (a, b) = JsonLog::pair(label, out.clone());
+            (Some(a), Some(b))
+        }
+        None => (None, None),
+    };
+    let pump = |direction, log: Option<JsonLog>| {
         let mut p = Pump::new(direction, connection, inflight.clone(), shared.stats.clone()).max_frame(shared.max_frame);
-        if let Some(log) = &shared.log {
-            p = p.observe(Box::new(JsonLog::new(log.clone())));
+        if let Some(log) = log {
+            p = p.observe(Box::new(log));
         }
         if shared.rewrite && direction == Direction::Response {
             p = p.rewrite_with(shared.clone() as Arc<dyn AddressMap>);
         }
         p
     };
-    let mut requests = pump(Direction::Request);
-    let mut responses = pump(Direction::Response);
+    let mut requests = pump(Direction::Request, log_requests);
+    let mut responses = pump(Direction::Response, log_responses);
     let (mut c_read, mut c_write) = (client.try_clone()?, client);
     let (mut s_read, mut s_write) = (server.try_clone()?, server);
     let back = thread::spawn(move || {
