@@ -8,7 +8,8 @@
 #   - every frame decoded strictly (the log has no "error" and no lenient "note");
 #   - every request got its response, paired by correlation id;
 #   - broker addresses were rewritten: no Metadata, DescribeCluster or FindCoordinator response
-#     reached the client with the broker's own port, and the client used the broker listener.
+#     reached the client with the broker's own port, and the client then connected through the
+#     proxy's listener for the broker (the JSON's connection label ends "via <listener>").
 #
 #   bash .ci/proxy.sh
 #
@@ -119,9 +120,9 @@ through_proxy() {
   fi
   echo "proxy stderr: $(tr '\n' ' ' < "$work/$name.proxy.err")"
   # Checks on the JSON log; one PASS:/FAILED: line each.
-  python3 - "$log" "$name" "$port" <<'EOF'
+  python3 - "$log" "$name" "$port" "$lport" <<'EOF'
 import collections, json, sys
-path, name, broker_port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+path, name, broker_port, bootstrap = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 frames = [json.loads(l) for l in open(path) if l.strip()]
 bad = [f for f in frames if "error" in f or "note" in f]
 by_api = collections.Counter((f["apiName"], f["apiVersion"], f["direction"][:3]) for f in frames)
@@ -161,12 +162,14 @@ def ports(body):
 leaked = [f for f in addressing if broker_port in ports(f.get("forwardedBody", f.get("body", {})))]
 rewritten = [f for f in addressing if f.get("rewritten")]
 conns = sorted({f["connection"] for f in frames})
-if addressing and not leaked and rewritten:
-    print("PASS: %s: %d Metadata/DescribeCluster/FindCoordinator responses, %d rewritten to the proxy's broker listener, none forwarded the broker's port %d; %d connections"
-          % (name, len(addressing), len(rewritten), broker_port, len(conns)))
+# Connection labels end with "via <proxy listener>": the bootstrap port or a broker listener.
+via_broker = [c for c in conns if int(c.rsplit(":", 1)[1]) != bootstrap]
+if addressing and not leaked and rewritten and via_broker:
+    print("PASS: %s: %d Metadata/DescribeCluster/FindCoordinator responses, %d rewritten to the proxy's broker listener, none forwarded the broker's port %d; %d of %d connections came through the broker listener"
+          % (name, len(addressing), len(rewritten), broker_port, len(via_broker), len(conns)))
 else:
-    print("FAILED: %s: %d address-bearing responses, %d rewritten, %d forwarded the broker's own port %d"
-          % (name, len(addressing), len(rewritten), len(leaked), broker_port))
+    print("FAILED: %s: %d address-bearing responses, %d rewritten, %d forwarded the broker's own port %d; %d connections through a broker listener"
+          % (name, len(addressing), len(rewritten), len(leaked), broker_port, len(via_broker)))
 EOF
 }
 

@@ -801,7 +801,8 @@ fn serve(shared: &Arc<Shared>, client: TcpStream, upstream: &str) -> io::Result<
     server.set_nodelay(true)?;
     let connection = shared.connections.fetch_add(1, Ordering::Relaxed) + 1;
     let inflight = Arc::new(Inflight::new());
-    let label = format!("{} > {}", client.peer_addr()?, server.peer_addr()?);
+    // "client > broker via proxy listener", e.g. "127.0.0.1:50310 > 127.0.0.1:9092 via 127.0.0.1:19094".
+    let label = format!("{} > {} via {}", client.peer_addr()?, server.peer_addr()?, client.local_addr()?);
     let (log_requests, log_responses) = match &shared.log {
         Some(out) => {
             let (a, b) = JsonLog::pair(label, out.clone());
