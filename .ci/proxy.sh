@@ -28,7 +28,10 @@ pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAILED: $*"; failed=$((failed + 1)); }
 pids=()
 finish() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  for p in "${pids[@]}"; do
+    kill "$p" 2>/dev/null
+    for _ in $(seq 1 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
+  done
   rm -rf "$work"
   echo "proxy.sh: $(( $(date +%s) - start ))s"
   echo "conformance: $passed passed, $failed failed"
@@ -61,40 +64,12 @@ kwire=$root/target/debug/kwire
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-echo "== proxy: a Kafka 4.4.0 broker"
-cp=$(cat "$cp_file")
-port=$(free_port); cport=$(free_port)
-while [ "$cport" = "$port" ]; do cport=$(free_port); done
-cat >"$work/server.properties" <<EOF
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$cport
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
-controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-inter.broker.listener.name=PLAINTEXT
-log.dirs=$work/logs
-num.partitions=1
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-group.initial.rebalance.delay.ms=0
-auto.create.topics.enable=false
-EOF
-cluster_id=$(python3 -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
-if ! java -Xmx256m -cp "$cp" kafka.tools.StorageTool format -t "$cluster_id" -c "$work/server.properties" >"$work/format.log" 2>&1; then
-  tail -n 20 "$work/format.log"; fail "formatting the broker's storage"; finish
-fi
-java -Xmx512m -Xms128m -XX:+UseSerialGC -cp "$cp" kafka.Kafka "$work/server.properties" >"$work/broker.log" 2>&1 &
-pids+=($!)
-up=0
-for _ in $(seq 1 120); do
-  if python3 -c "import socket,sys; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null &&
-     grep -q 'Kafka Server started' "$work/broker.log"; then up=1; break; fi
-  sleep 0.5
-done
-if [ "$up" -ne 1 ]; then tail -n 30 "$work/broker.log"; fail "the broker did not start"; finish; fi
+echo "== proxy: a Kafka 4.4.0 broker (tests/broker/start.sh)"
+bash tests/broker/start.sh "$work/broker" "$cp_file"
+rc=$?
+[ -s "$work/broker/broker.pid" ] && pids+=("$(cat "$work/broker/broker.pid")")
+if [ "$rc" -ne 0 ]; then fail "the broker did not start"; finish; fi
+port=$(cat "$work/broker/port")
 pass "a KRaft Kafka 4.4.0 broker listens on 127.0.0.1:$port"
 
 # through_proxy NAME COMMAND...: runs the client against a fresh proxy (bootstrap as last argument).
