@@ -35,19 +35,18 @@ bash tests/broker/start.sh "$work/broker" "$cp_file"
 pids+=("$(cat "$work/broker/broker.pid")")
 broker=127.0.0.1:$(cat "$work/broker/port")
 
-# proxy NAME ARGS...: starts kwire proxy in front of the broker; prints its bootstrap address.
-proxy() {
+# start_proxy NAME ARGS...: starts kwire proxy in front of the broker, bootstrap port in $work/NAME.port.
+start_proxy() {
   local name=$1; shift
-  local port
-  port=$(free_port)
-  target/release/kwire proxy --listen "127.0.0.1:$port" --upstream "$broker" --port-file "$work/$name.port" "$@" \
-    2>"$work/$name.err" &
+  target/release/kwire proxy --listen "127.0.0.1:$(free_port)" --upstream "$broker" --port-file "$work/$name.port" "$@" \
+    >/dev/null 2>"$work/$name.err" &
   pids+=($!)
   for _ in $(seq 1 50); do [ -s "$work/$name.port" ] && break; sleep 0.1; done
-  echo "127.0.0.1:$port"
 }
-quiet=$(proxy quiet --quiet)
-logging=$(proxy logging --log "$work/frames.jsonl")
+start_proxy quiet --quiet
+start_proxy logging --log "$work/frames.jsonl"
+quiet=127.0.0.1:$(cat "$work/quiet.port")
+logging=127.0.0.1:$(cat "$work/logging.port")
 
 echo "| connection | request | requests | p50 µs | p99 µs | mean µs |"
 echo "|---|---|---:|---:|---:|---:|"
