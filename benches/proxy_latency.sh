@@ -48,10 +48,13 @@ start_proxy logging --log "$work/frames.jsonl"
 quiet=127.0.0.1:$(cat "$work/quiet.port")
 logging=127.0.0.1:$(cat "$work/logging.port")
 
+# Warm-up (not shown): the broker's JIT, the page cache and the proxies' buffers.
+for b in "$broker" "$quiet" "$logging"; do "$client" --bootstrap "$b" --label warm-up --requests "$n" >/dev/null; done
+
 echo "| connection | request | requests | p50 µs | p99 µs | mean µs |"
 echo "|---|---|---:|---:|---:|---:|"
-# The three set-ups alternate, twice, so that the machine's load drifts over all of them alike.
-for round in 1 2; do
+# The three set-ups alternate, three times, so that the machine's load drifts over all of them alike.
+for round in 1 2 3; do
   "$client" --bootstrap "$broker" --label "direct (round $round)" --requests "$n"
   "$client" --bootstrap "$quiet" --label "kwire proxy --quiet (round $round)" --requests "$n"
   "$client" --bootstrap "$logging" --label "kwire proxy, JSON log to a file (round $round)" --requests "$n"

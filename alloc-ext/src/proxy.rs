@@ -283,8 +283,8 @@ fn changed(map: &dyn AddressMap, node_id: i32, host: &str, port: i32) -> bool {
     matches!(map.map(node_id, host, port), Some((h, p)) if h != host || p != port)
 }
 
-/// Rewrites the broker addresses of a response body; `Ok(None)` when nothing changes (no
-/// allocation then), else the new body encoded into `out`.
+/// Rewrites the broker addresses of a response body: `Ok(false)` when nothing changes (no
+/// allocation then), else `Ok(true)` with the new body appended to `out`.
 fn rewrite_body(body: &ResponseBody<'_>, version: i16, map: &dyn AddressMap, out: &mut Vec<u8>) -> Result<bool, EncodeError> {
     macro_rules! with_list {
         ($arr:expr, $id:ident, |$new:ident| $build:expr) => {{
@@ -359,17 +359,10 @@ fn rewrite_body(body: &ResponseBody<'_>, version: i16, map: &dyn AddressMap, out
     }
 }
 
-/// Rewrites the broker addresses in a response (`payload`: header and body, no size prefix,
-/// parsed as `frame`). Returns `true` with the whole new frame (size prefix included) in `out`,
-/// or `false` (and `out` untouched) when no address changes.
-pub fn rewrite_response(
-    payload: &[u8],
-    parsed: &frame::ResponseFrame<'_>,
-    version: i16,
-    map: &dyn AddressMap,
-    out: &mut Vec<u8>,
-) -> Result<bool, EncodeError> {
-    let _ = payload;
+/// Rewrites the broker addresses in a parsed response at `version`. Returns `true` with the
+/// whole new frame (size prefix included) in `out`, or `false` (and `out` empty) when no
+/// address changes; the header and any bytes after the body are kept as they were.
+pub fn rewrite_response(parsed: &frame::ResponseFrame<'_>, version: i16, map: &dyn AddressMap, out: &mut Vec<u8>) -> Result<bool, EncodeError> {
     out.clear();
     out.extend_from_slice(&[0; 4]);
     out.extend_from_slice(parsed.header_bytes);
@@ -548,7 +541,7 @@ impl Pump {
                             Ok((f, d)) => {
                                 if let Some(m) = map {
                                     // An encoding failure leaves the response as it was.
-                                    rewritten = rewrite_response(payload, &f, version, m.as_ref(), out).unwrap_or(false);
+                                    rewritten = rewrite_response(&f, version, m.as_ref(), out).unwrap_or(false);
                                 }
                                 d
                             }
