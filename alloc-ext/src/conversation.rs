@@ -171,6 +171,27 @@ impl Connection {
         self.pending.len()
     }
 
+    /// The API and version of the request waiting with `correlation_id`, if one is.
+    pub fn pending_request(&self, correlation_id: i32) -> Option<(ApiKey, i16)> {
+        self.pending.get(&correlation_id).map(|p| (p.key, p.version))
+    }
+
+    /// An event for a frame that could not even be cut out of the stream (for example a size
+    /// above the limit): `"error": {"message": message}`, undecoded.
+    pub fn error_event(&self, direction: Direction, time: f64, message: &str) -> FrameEvent {
+        let mut out = self.base(time, direction);
+        out.insert("error".into(), error_json(message));
+        FrameEvent {
+            direction,
+            api: None,
+            correlation_id: None,
+            decoded: Decoded::Failed,
+            error_codes: Vec::new(),
+            size: 0,
+            json: Value::Object(out),
+        }
+    }
+
     /// Decodes one frame (the bytes after the 4-byte size) that went in `direction` at `time`
     /// (seconds since the Unix epoch).
     pub fn frame(&mut self, direction: Direction, time: f64, payload: &[u8]) -> FrameEvent {
@@ -465,7 +486,7 @@ impl Summary {
                 Direction::Request => e.0 += 1,
                 Direction::Response => e.1 += 1,
             }
-        } else if ev.direction == Direction::Response {
+        } else if ev.direction == Direction::Response && ev.correlation_id.is_some() {
             self.unpaired_responses += 1;
         }
         match ev.decoded {

@@ -11,4 +11,5 @@ pub mod dump_log;
 pub mod frames;
 pub mod fuzzing;
 pub mod json;
+pub mod pcap;
 pub mod proxy;

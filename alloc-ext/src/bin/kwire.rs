@@ -33,6 +33,17 @@ enum Cmd {
     /// Print every batch and record of a log segment (or any record bytes) as JSON lines.
     #[command(after_help = "Examples:\n  kwire dump-log 00000000000000000000.log\n  kwire dump-log --metadata __cluster_metadata-0/00000000000000000000.log")]
     DumpLog(DumpLogArgs),
+    /// Decode the Kafka conversations in a capture file (pcap or pcapng): one JSON line per
+    /// frame, each response paired with its request, then a summary line.
+    #[command(after_help = "Each frame is one JSON line on standard output: time, connection (client > broker), direction,\n\
+apiKey, apiName, apiVersion, correlationId, header and body (as `decode` prints them), errorCodes for\n\
+responses with non-zero error codes; or an \"error\" object for a frame that does not decode. The last\n\
+line is {\"summary\": …}: frames per API and version, error codes, frames that did not decode, TCP\n\
+counts. A progress line goes to standard error when it is a terminal.\n\n\
+Examples:\n  kwire pcap tests/pcap/clients.pcapng\n  kwire pcap --port 9092 --port 9094 capture.pcap\n  \
+kwire pcap --api Metadata,FindCoordinator --errors-only capture.pcapng\n  \
+tcpdump -i lo -w - port 9092 | kwire pcap -")]
+    Pcap(PcapArgs),
     /// A TCP proxy in front of a Kafka broker or cluster: forwards bytes both ways, logs every
     /// frame as a JSON line, and rewrites broker addresses so clients stay on the proxy.
     #[command(after_help = "Examples:\n  kwire proxy --listen 127.0.0.1:19092 --upstream 127.0.0.1:9092\n  kwire proxy --listen 0.0.0.0:19092 --upstream kafka:9092 --advertised-host proxy.local --log frames.jsonl\n\nBroker N (its node id) is reached through port BROKER_PORT_BASE + N (default: the listening\nport + 1 + N), or an ephemeral port when that one is out of range or taken.")]
@@ -99,6 +110,30 @@ fn proxy(a: ProxyArgs) -> Result<(), String> {
             last = s;
         }
     }
+}
+
+#[derive(Args)]
+struct PcapArgs {
+    /// A broker port (repeatable): TCP segments to or from it are Kafka traffic.
+    #[arg(long = "port", default_values_t = [9092u16])]
+    ports: Vec<u16>,
+    /// Print only these APIs, by name or key (repeatable, or comma-separated): Metadata, 3.
+    #[arg(long, value_delimiter = ',')]
+    api: Vec<String>,
+    /// Print only responses with a non-zero error code anywhere in the body.
+    #[arg(long)]
+    errors_only: bool,
+    /// Largest frame accepted, in bytes; a larger size prefix is reported as an error.
+    #[arg(long, default_value_t = kafka_wire_ext::pcap::DEFAULT_MAX_FRAME)]
+    max_frame_bytes: usize,
+    /// Most bytes kept waiting behind a hole in one direction of one TCP stream.
+    #[arg(long, default_value_t = kafka_wire_ext::pcap::DEFAULT_MAX_OUT_OF_ORDER)]
+    max_out_of_order_bytes: usize,
+    /// Leave out the summary line.
+    #[arg(long)]
+    no_summary: bool,
+    /// The capture file, or - for standard input.
+    file: String,
 }
 
 #[derive(Args)]
@@ -286,6 +321,70 @@ fn demo() -> Result<(), String> {
     Ok(())
 }
 
+fn pcap(a: &PcapArgs) -> Result<(), String> {
+    use kafka_wire_ext::pcap::{decode_capture, Decoder, Options};
+    use std::io::IsTerminal;
+    let mut apis = Vec::new();
+    for name in &a.api {
+        let key = match name.trim().parse::<i16>() {
+            Ok(k) => ApiKey::from_i16(k),
+            Err(_) => ApiKey::ALL.iter().copied().find(|k| k.name().eq_ignore_ascii_case(name.trim())),
+        };
+        apis.push(key.ok_or_else(|| format!("unknown API {name:?}"))?);
+    }
+    let (input, total): (Box<dyn Read>, u64) = if a.file == "-" {
+        (Box::new(std::io::stdin().lock()), 0)
+    } else {
+        let f = std::fs::File::open(&a.file).map_err(|e| format!("opening {}: {e}", a.file))?;
+        let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+        (Box::new(std::io::BufReader::with_capacity(1 << 16, f)), len)
+    };
+    let bar = if std::io::stderr().is_terminal() && total > 0 {
+        let b = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {bytes}/{total_bytes} {wide_bar} {msg}") {
+            b.set_style(style);
+        }
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let opts = Options { ports: a.ports.clone(), max_frame: a.max_frame_bytes, max_out_of_order: a.max_out_of_order_bytes };
+    let mut decoder = Decoder::new(opts);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut failed: Option<std::io::Error> = None;
+    let printed = std::cell::Cell::new(0u64);
+    let mut emit = |ev: kafka_wire_ext::conversation::FrameEvent| {
+        if !apis.is_empty() && !ev.api.is_some_and(|(k, _)| apis.contains(&k)) {
+            return;
+        }
+        if a.errors_only && !ev.has_error_code() {
+            return;
+        }
+        if failed.is_none() {
+            printed.set(printed.get() + 1);
+            if let Err(e) = writeln!(out, "{}", ev.json) {
+                failed = Some(e);
+            }
+        }
+    };
+    let mut progress = |n: u64| {
+        bar.set_position(n);
+        bar.set_message(format!("{} frames", printed.get()));
+    };
+    let r = decode_capture(input, &mut decoder, &mut progress, &mut emit);
+    bar.finish_and_clear();
+    r?;
+    if let Some(e) = failed {
+        return Err(format!("writing standard output: {e}"));
+    }
+    if !a.no_summary {
+        let mut s = decoder.summary_json();
+        s["summary"]["printed"] = printed.get().into();
+        writeln!(out, "{s}").map_err(|e| format!("writing standard output: {e}"))?;
+    }
+    out.flush().map_err(|e| format!("writing standard output: {e}"))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd.unwrap_or(Cmd::Demo) {
@@ -297,6 +396,7 @@ fn main() -> ExitCode {
             r.map_err(|e| e.to_string())
         }),
         Cmd::Proxy(a) => proxy(a),
+        Cmd::Pcap(a) => pcap(&a),
         Cmd::DumpLog(a) => kafka_wire_ext::dump_log::run(
             &a.file,
             &kafka_wire_ext::dump_log::DumpOptions { metadata: a.metadata, limit: a.max_decompressed_bytes, verify_crc: !a.skip_crc_check },
