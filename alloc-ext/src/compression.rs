@@ -71,7 +71,10 @@ impl From<DecodeError> for DecompressError {
 }
 
 fn corrupt(codec: Compression, message: impl fmt::Display) -> DecompressError {
-    DecompressError::Corrupt { codec, message: message.to_string() }
+    DecompressError::Corrupt {
+        codec,
+        message: message.to_string(),
+    }
 }
 
 /// Decompresses `input` compressed with `codec`, producing at most `limit` bytes.
@@ -131,7 +134,9 @@ pub fn legacy_inner(message: &LegacyMessage<'_>, limit: usize) -> Result<Option<
 
 fn read_limited(r: impl Read, codec: Compression, limit: usize) -> Result<Vec<u8>, DecompressError> {
     let mut out = Vec::new();
-    r.take((limit as u64).saturating_add(1)).read_to_end(&mut out).map_err(|e| corrupt(codec, e))?;
+    r.take((limit as u64).saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| corrupt(codec, e))?;
     if out.len() > limit {
         return Err(DecompressError::TooLarge { codec, limit });
     }
@@ -164,7 +169,10 @@ fn snappy(input: &[u8], limit: usize) -> Result<Vec<u8>, DecompressError> {
         };
         let len = i32::from_be_bytes(*len);
         if len < 0 || len as usize > tail.len() {
-            return Err(corrupt(codec, format_args!("xerial chunk length {len} exceeds the {} byte(s) left", tail.len())));
+            return Err(corrupt(
+                codec,
+                format_args!("xerial chunk length {len} exceeds the {} byte(s) left", tail.len()),
+            ));
         }
         let (chunk, tail) = tail.split_at(len as usize);
         let n = snap::raw::decompress_len(chunk).map_err(|e| corrupt(codec, e))?;
@@ -173,7 +181,9 @@ fn snappy(input: &[u8], limit: usize) -> Result<Vec<u8>, DecompressError> {
         }
         let start = out.len();
         out.resize(start + n, 0);
-        let written = dec.decompress(chunk, &mut out[start..]).map_err(|e| corrupt(codec, e))?;
+        let written = dec
+            .decompress(chunk, &mut out[start..])
+            .map_err(|e| corrupt(codec, e))?;
         out.truncate(start + written);
         rest = tail;
     }

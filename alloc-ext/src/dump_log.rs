@@ -25,9 +25,7 @@ use std::io::{Read, Write};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use kafka_wire::frame::FramedMetadataRecord;
-use kafka_wire::records::{
-    Batch, Batches, ControlValue, LegacyMessage, Record, RecordBatch, Truncated,
-};
+use kafka_wire::records::{Batch, Batches, ControlValue, LegacyMessage, Record, RecordBatch, Truncated};
 use kafka_wire::MetadataRecordType;
 use serde_json::{json, Value};
 
@@ -47,7 +45,11 @@ pub struct DumpOptions {
 
 impl Default for DumpOptions {
     fn default() -> Self {
-        DumpOptions { metadata: false, limit: DEFAULT_LIMIT, verify_crc: true }
+        DumpOptions {
+            metadata: false,
+            limit: DEFAULT_LIMIT,
+            verify_crc: true,
+        }
     }
 }
 
@@ -187,14 +189,22 @@ pub fn dump(bytes: &[u8], opts: &DumpOptions, out: &mut dyn Write) -> Result<Dum
 
 /// An error found while reading batches; a CRC mismatch names the batch's base offset too.
 fn batch_error(bytes: &[u8], e: &kafka_wire::DecodeError) -> String {
-    let base = bytes.get(e.offset()..e.offset().saturating_add(8)).and_then(|b| b.try_into().ok()).map(i64::from_be_bytes);
+    let base = bytes
+        .get(e.offset()..e.offset().saturating_add(8))
+        .and_then(|b| b.try_into().ok())
+        .map(i64::from_be_bytes);
     match base {
         Some(base) if e.field() == "crc" => format!("batch at offset {base}: {e} (CRC mismatch)"),
         _ => e.to_string(),
     }
 }
 
-fn dump_batch(b: &RecordBatch<'_>, opts: &DumpOptions, out: &mut dyn Write, sum: &mut DumpSummary) -> Result<(), String> {
+fn dump_batch(
+    b: &RecordBatch<'_>,
+    opts: &DumpOptions,
+    out: &mut dyn Write,
+    sum: &mut DumpSummary,
+) -> Result<(), String> {
     line(out, &batch_json(b))?;
     sum.batches += 1;
     let at = |e: &dyn std::fmt::Display| format!("batch at offset {} (byte {}): {e}", b.base_offset, b.position());
@@ -253,7 +263,12 @@ fn record_fields(b: &RecordBatch<'_>, r: &Record<'_>) -> Value {
     })
 }
 
-fn dump_message(m: &LegacyMessage<'_>, opts: &DumpOptions, out: &mut dyn Write, sum: &mut DumpSummary) -> Result<(), String> {
+fn dump_message(
+    m: &LegacyMessage<'_>,
+    opts: &DumpOptions,
+    out: &mut dyn Write,
+    sum: &mut DumpSummary,
+) -> Result<(), String> {
     line(out, &message_json(m, m.offset, None))?;
     sum.messages += 1;
     let at = |e: &dyn std::fmt::Display| format!("message at offset {} (byte {}): {e}", m.offset, m.position());
@@ -283,7 +298,9 @@ fn dump_message(m: &LegacyMessage<'_>, opts: &DumpOptions, out: &mut dyn Write, 
 pub fn run(file: &str, opts: &DumpOptions) -> Result<(), String> {
     let mut bytes = Vec::new();
     if file == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("reading standard input: {e}"))?;
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("reading standard input: {e}"))?;
     } else {
         bytes = std::fs::read(file).map_err(|e| format!("reading {file}: {e}"))?;
     }

@@ -43,7 +43,12 @@ pub struct Reassembler {
 impl Reassembler {
     /// A reassembler that rejects frames larger than `max_frame` bytes.
     pub fn new(max_frame: usize) -> Self {
-        Reassembler { buf: Vec::new(), start: 0, max_frame, consumed: 0 }
+        Reassembler {
+            buf: Vec::new(),
+            start: 0,
+            max_frame,
+            consumed: 0,
+        }
     }
 
     /// Adds received bytes.
@@ -72,7 +77,10 @@ impl Reassembler {
         }
         let size = size as usize;
         if size > self.max_frame {
-            return Err(FrameError::TooLarge { size, max: self.max_frame });
+            return Err(FrameError::TooLarge {
+                size,
+                max: self.max_frame,
+            });
         }
         if pending.len() < 4 + size {
             return Ok(None);
@@ -127,7 +135,13 @@ mod tests {
     fn hostile_sizes_are_rejected_before_buffering() {
         let mut r = Reassembler::new(1024);
         r.push(&[0x7f, 0xff, 0xff, 0xff]);
-        assert_eq!(r.next_frame(), Err(FrameError::TooLarge { size: 0x7fff_ffff, max: 1024 }));
+        assert_eq!(
+            r.next_frame(),
+            Err(FrameError::TooLarge {
+                size: 0x7fff_ffff,
+                max: 1024
+            })
+        );
         let mut r = Reassembler::new(1024);
         r.push(&[0xff, 0xff, 0xff, 0xfe]);
         assert_eq!(r.next_frame(), Err(FrameError::NegativeSize(-2)));

@@ -99,14 +99,23 @@ pub fn check_frames(data: &[u8]) {
             assert!(l.trailing.is_empty());
             assert_eq!(s.body_bytes, l.body_bytes);
         }
-        (Err(e), Ok(l)) => assert!(matches!(e.kind(), DecodeErrorKind::TrailingBytes { .. }) && !l.trailing.is_empty(), "{e}"),
+        (Err(e), Ok(l)) => assert!(
+            matches!(e.kind(), DecodeErrorKind::TrailingBytes { .. }) && !l.trailing.is_empty(),
+            "{e}"
+        ),
         (Err(_), Err(_)) => {}
         (Ok(_), Err(e)) => panic!("lenient failed where strict passed: {e}"),
     }
     if let Ok(f) = lenient {
         let mut out = vec![0u8; data.len() + 64];
-        let n = frame::encode_request_frame(f.header.correlation_id, f.header.client_id, &f.body, f.api_version, &mut out)
-            .expect("a parsed frame encodes");
+        let n = frame::encode_request_frame(
+            f.header.correlation_id,
+            f.header.client_id,
+            &f.body,
+            f.api_version,
+            &mut out,
+        )
+        .expect("a parsed frame encodes");
         let again = frame::parse_request_frame(&out[..n], Mode::Strict).expect("re-encoded frame parses");
         assert_eq!(again.api_key, f.api_key);
     }
@@ -142,11 +151,18 @@ pub fn check_coordinator(data: &[u8]) {
 pub fn check_structured(data: &[u8]) {
     use arbitrary::Unstructured;
     let mut u = Unstructured::new(data);
-    let Ok(i) = u.int_in_range(0..=kafka_wire::catalog::ALL.len() - 1) else { return };
+    let Ok(i) = u.int_in_range(0..=kafka_wire::catalog::ALL.len() - 1) else {
+        return;
+    };
     let e = &kafka_wire::catalog::ALL[i];
-    let Ok(v) = u.int_in_range(e.info.min_version..=e.info.max_version) else { return };
-    let Ok(bytes) = kafka_wire::arbitrary_bytes(e.schema, v, &mut u) else { return };
-    let once = (e.owned_transcode)(&bytes, v, v).unwrap_or_else(|err| panic!("{} v{v}: generated value rejected: {err}", e.info.name));
+    let Ok(v) = u.int_in_range(e.info.min_version..=e.info.max_version) else {
+        return;
+    };
+    let Ok(bytes) = kafka_wire::arbitrary_bytes(e.schema, v, &mut u) else {
+        return;
+    };
+    let once = (e.owned_transcode)(&bytes, v, v)
+        .unwrap_or_else(|err| panic!("{} v{v}: generated value rejected: {err}", e.info.name));
     let twice = (e.owned_transcode)(&once, v, v).expect("owned round trip");
     assert_eq!(once, twice, "{} v{v}: owned round trip changed the bytes", e.info.name);
 }
@@ -164,13 +180,17 @@ const RECORDS_LIMIT: usize = 64 << 10;
 
 /// Record bytes (a Fetch response's records, a log segment): every batch and legacy message,
 /// lazily and strictly, every record in it (decompressed within a limit), and each uncompressed
-/// magic 2 batch rebuilt by [`BatchBuilder`] from what was read, which must parse to the same
+/// magic 2 batch rebuilt by [`BatchBuilder`](kafka_wire::records::BatchBuilder) from what was read, which must parse to the same
 /// header and records, and give the same bytes when the input's records were written minimally.
 pub fn check_record_batches(data: &[u8]) {
     use kafka_wire::records::{Batch, Batches};
     let lazy: Vec<_> = Batches::new(data).collect();
     let strict: Vec<_> = Batches::strict(data).collect();
-    assert_eq!(lazy.len(), strict.len(), "lazy and strict reading stop at different batches");
+    assert_eq!(
+        lazy.len(),
+        strict.len(),
+        "lazy and strict reading stop at different batches"
+    );
     for (l, s) in lazy.iter().zip(&strict) {
         match (l, s) {
             // The one allowed difference: a partial tail is an item for one, an error for the other.
@@ -201,9 +221,16 @@ pub fn check_record_batches(data: &[u8]) {
 
 fn check_v2_batch(batch: &kafka_wire::records::RecordBatch<'_>) {
     use kafka_wire::records::{BatchBuilder, BatchRecords, Compression, RecordBatch};
-    let _ = (batch.last_offset(), batch.next_offset(), batch.last_sequence(), batch.delete_horizon_ms());
+    let _ = (
+        batch.last_offset(),
+        batch.next_offset(),
+        batch.last_sequence(),
+        batch.delete_horizon_ms(),
+    );
     let mut buf = Vec::new();
-    let Ok(records) = crate::compression::batch_records(batch, &mut buf, RECORDS_LIMIT) else { return };
+    let Ok(records) = crate::compression::batch_records(batch, &mut buf, RECORDS_LIMIT) else {
+        return;
+    };
     let recs: Vec<_> = records.iter().collect();
     assert_eq!(recs.len(), records.len(), "record iterator and count disagree");
     let _ = records.control().map(|c| c.count());
@@ -227,21 +254,52 @@ fn check_v2_batch(batch: &kafka_wire::records::RecordBatch<'_>) {
     };
     let n = builder.encoded_len().expect("a batch that parsed can be rebuilt");
     let mut out = vec![0u8; n];
-    assert_eq!(builder.encode_to_slice(&mut out).expect("rebuild"), n, "encoded_len must equal the bytes written");
+    assert_eq!(
+        builder.encode_to_slice(&mut out).expect("rebuild"),
+        n,
+        "encoded_len must equal the bytes written"
+    );
     let (again, rest) = RecordBatch::parse(&out).expect("the rebuilt batch parses");
     assert!(rest.is_empty());
     assert_eq!(
-        (again.base_offset, again.partition_leader_epoch, again.attributes, again.last_offset_delta, again.base_timestamp),
-        (batch.base_offset, batch.partition_leader_epoch, batch.attributes, batch.last_offset_delta, batch.base_timestamp)
+        (
+            again.base_offset,
+            again.partition_leader_epoch,
+            again.attributes,
+            again.last_offset_delta,
+            again.base_timestamp
+        ),
+        (
+            batch.base_offset,
+            batch.partition_leader_epoch,
+            batch.attributes,
+            batch.last_offset_delta,
+            batch.base_timestamp
+        )
     );
     assert_eq!(
-        (again.max_timestamp, again.producer_id, again.producer_epoch, again.base_sequence, again.record_count),
-        (batch.max_timestamp, batch.producer_id, batch.producer_epoch, batch.base_sequence, batch.record_count)
+        (
+            again.max_timestamp,
+            again.producer_id,
+            again.producer_epoch,
+            again.base_sequence,
+            again.record_count
+        ),
+        (
+            batch.max_timestamp,
+            batch.producer_id,
+            batch.producer_epoch,
+            batch.base_sequence,
+            batch.record_count
+        )
     );
     let back: Vec<_> = again.records().expect("uncompressed").iter().collect();
     assert_eq!(back.len(), recs.len());
     for (a, b) in back.iter().zip(&recs) {
-        assert_eq!((a.attributes, a.timestamp_delta, a.offset_delta, a.key, a.value), (b.attributes, b.timestamp_delta, b.offset_delta, b.key, b.value));
+        assert_eq!(
+            (a.attributes, a.timestamp_delta, a.offset_delta, a.key, a.value),
+            (b.attributes, b.timestamp_delta, b.offset_delta, b.key, b.value)
+        );
         assert!(a.headers.iter().eq(b.headers.iter()), "headers differ after a rebuild");
     }
     // The rebuilt batch is canonical: rebuilding it from its own parse gives the same bytes.
@@ -251,14 +309,27 @@ fn check_v2_batch(batch: &kafka_wire::records::RecordBatch<'_>) {
     let again_headers = headers_of(&again_recs);
     let again_new = new_records(&again_recs, &again_headers);
     let mut out2 = vec![0u8; n];
-    let rebuilt = BatchBuilder { records: BatchRecords::Plain(&again_new), ..builder };
+    let rebuilt = BatchBuilder {
+        records: BatchRecords::Plain(&again_new),
+        ..builder
+    };
     assert_eq!(rebuilt.encode_to_slice(&mut out2).expect("rebuild again"), n);
     assert_eq!(out2, out, "rebuilding is not a fixed point");
 }
 
 fn headers_of<'a>(recs: &[kafka_wire::records::Record<'a>]) -> Vec<Vec<kafka_wire::records::NewHeader<'a>>> {
     use kafka_wire::records::NewHeader;
-    recs.iter().map(|r| r.headers.iter().map(|h| NewHeader { key: h.key, value: h.value }).collect()).collect()
+    recs.iter()
+        .map(|r| {
+            r.headers
+                .iter()
+                .map(|h| NewHeader {
+                    key: h.key,
+                    value: h.value,
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// What the builder needs to write `recs` again.

@@ -79,7 +79,10 @@ pub fn wire_to_json(desc: &StructDesc, bytes: &[u8], version: i16) -> Result<Val
     let mut r = Reader { bytes, pos: 0 };
     let v = r.read_struct(desc, version)?;
     if r.pos != bytes.len() {
-        return Err(JsonError::Wire(r.pos, format!("{} trailing byte(s)", bytes.len() - r.pos)));
+        return Err(JsonError::Wire(
+            r.pos,
+            format!("{} trailing byte(s)", bytes.len() - r.pos),
+        ));
     }
     Ok(v)
 }
@@ -186,11 +189,22 @@ impl<'b> Reader<'b> {
         Ok(Value::Object(map))
     }
 
-    fn read_field(&mut self, f: &FieldDesc, v: i16, compact: bool, nullable: bool, tagged: bool) -> Result<Value, JsonError> {
+    fn read_field(
+        &mut self,
+        f: &FieldDesc,
+        v: i16,
+        compact: bool,
+        nullable: bool,
+        tagged: bool,
+    ) -> Result<Value, JsonError> {
         if f.array {
             let n = self.len(compact, false)?;
             if n < 0 {
-                return if nullable { Ok(Value::Null) } else { self.err("null array") };
+                return if nullable {
+                    Ok(Value::Null)
+                } else {
+                    self.err("null array")
+                };
             }
             if n as usize > self.bytes.len() - self.pos {
                 return self.err("array count exceeds the input");
@@ -207,7 +221,14 @@ impl<'b> Reader<'b> {
         self.read_one(f.kind, v, compact, nullable, tagged)
     }
 
-    fn read_one(&mut self, kind: Kind, v: i16, compact: bool, nullable: bool, tagged: bool) -> Result<Value, JsonError> {
+    fn read_one(
+        &mut self,
+        kind: Kind,
+        v: i16,
+        compact: bool,
+        nullable: bool,
+        tagged: bool,
+    ) -> Result<Value, JsonError> {
         Ok(match kind {
             Kind::Bool => Value::Bool(self.arr::<1>()?[0] != 0),
             Kind::Int8 => Value::from(i8::from_be_bytes(self.arr()?)),
@@ -221,7 +242,11 @@ impl<'b> Reader<'b> {
             Kind::String => {
                 let n = self.len(compact, true)?;
                 if n < 0 {
-                    return if nullable { Ok(Value::Null) } else { self.err("null string") };
+                    return if nullable {
+                        Ok(Value::Null)
+                    } else {
+                        self.err("null string")
+                    };
                 }
                 let s = self.take(n as usize)?;
                 match std::str::from_utf8(s) {
@@ -232,7 +257,11 @@ impl<'b> Reader<'b> {
             Kind::Bytes | Kind::Records => {
                 let n = self.len(compact, false)?;
                 if n < 0 {
-                    return if nullable { Ok(Value::Null) } else { self.err("null bytes") };
+                    return if nullable {
+                        Ok(Value::Null)
+                    } else {
+                        self.err("null bytes")
+                    };
                 }
                 Value::from(STANDARD.encode(self.take(n as usize)?))
             }
@@ -240,7 +269,11 @@ impl<'b> Reader<'b> {
                 // The null marker: int8 (negative is null) untagged, an unsigned varint (not
                 // above zero is null) inside a tagged field.
                 if nullable {
-                    let null = if tagged { (self.uvarint()? as i32) <= 0 } else { (self.arr::<1>()?[0] as i8) < 0 };
+                    let null = if tagged {
+                        (self.uvarint()? as i32) <= 0
+                    } else {
+                        (self.arr::<1>()?[0] as i8) < 0
+                    };
                     if null {
                         return Ok(Value::Null);
                     }
@@ -334,7 +367,10 @@ fn write_struct(desc: &StructDesc, json: &Value, v: i16, out: &mut Vec<u8>, path
         if f.in_version(v) && !f.tagged_at(v) {
             let p = format!("{path}.{}", f.json);
             let Some(val) = obj.get(f.json) else {
-                return jerr(&p, format!("unable to locate field '{}', which is mandatory in version {v}", f.json));
+                return jerr(
+                    &p,
+                    format!("unable to locate field '{}', which is mandatory in version {v}", f.json),
+                );
             };
             write_field(f, val, v, f.compact_at(v), f.nullable_at(v), false, out, &p)?;
         }
@@ -345,17 +381,34 @@ fn write_struct(desc: &StructDesc, json: &Value, v: i16, out: &mut Vec<u8>, path
             if f.tagged_at(v) {
                 if let Some(val) = obj.get(f.json) {
                     let mut b = Vec::new();
-                    write_field(f, val, v, true, f.nullable_at(v), true, &mut b, &format!("{path}.{}", f.json))?;
+                    write_field(
+                        f,
+                        val,
+                        v,
+                        true,
+                        f.nullable_at(v),
+                        true,
+                        &mut b,
+                        &format!("{path}.{}", f.json),
+                    )?;
                     tags.push((f.tag, b));
                 }
             }
         }
         if let Some(u) = obj.get("_unknownTaggedFields") {
             let p = format!("{path}._unknownTaggedFields");
-            let Value::Array(items) = u else { return jerr(&p, "expected an array") };
+            let Value::Array(items) = u else {
+                return jerr(&p, "expected an array");
+            };
             for it in items {
-                let tag = it.get("tag").and_then(Value::as_u64).and_then(|t| u32::try_from(t).ok());
-                let data = it.get("data").and_then(Value::as_str).and_then(|d| STANDARD.decode(d).ok());
+                let tag = it
+                    .get("tag")
+                    .and_then(Value::as_u64)
+                    .and_then(|t| u32::try_from(t).ok());
+                let data = it
+                    .get("data")
+                    .and_then(Value::as_str)
+                    .and_then(|d| STANDARD.decode(d).ok());
                 match (tag, data) {
                     (Some(t), Some(d)) => tags.push((t, d)),
                     _ => return jerr(&p, "expected {\"tag\": integer, \"data\": base64}"),
@@ -374,7 +427,16 @@ fn write_struct(desc: &StructDesc, json: &Value, v: i16, out: &mut Vec<u8>, path
 }
 
 #[allow(clippy::too_many_arguments)]
-fn write_field(f: &FieldDesc, val: &Value, v: i16, compact: bool, nullable: bool, tagged: bool, out: &mut Vec<u8>, p: &str) -> Result<(), JsonError> {
+fn write_field(
+    f: &FieldDesc,
+    val: &Value,
+    v: i16,
+    compact: bool,
+    nullable: bool,
+    tagged: bool,
+    out: &mut Vec<u8>,
+    p: &str,
+) -> Result<(), JsonError> {
     if f.array {
         return match val {
             Value::Null if nullable => {
@@ -402,7 +464,16 @@ fn int(val: &Value, p: &str, lo: i64, hi: i64) -> Result<i64, JsonError> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn write_one(kind: Kind, val: &Value, v: i16, compact: bool, nullable: bool, tagged: bool, out: &mut Vec<u8>, p: &str) -> Result<(), JsonError> {
+fn write_one(
+    kind: Kind,
+    val: &Value,
+    v: i16,
+    compact: bool,
+    nullable: bool,
+    tagged: bool,
+    out: &mut Vec<u8>,
+    p: &str,
+) -> Result<(), JsonError> {
     if val.is_null() && nullable {
         match kind {
             Kind::String => put_len(out, None, compact, true),
@@ -434,7 +505,10 @@ fn write_one(kind: Kind, val: &Value, v: i16, compact: bool, nullable: bool, tag
             out.extend_from_slice(&x.to_be_bytes());
         }
         Kind::Uuid => {
-            let bytes = val.as_str().and_then(|s| URL_SAFE_NO_PAD.decode(s).ok()).filter(|b| b.len() == 16);
+            let bytes = val
+                .as_str()
+                .and_then(|s| URL_SAFE_NO_PAD.decode(s).ok())
+                .filter(|b| b.len() == 16);
             match bytes {
                 Some(b) => out.extend_from_slice(&b),
                 None => return jerr(p, "expected a UUID in Kafka's base64 form"),

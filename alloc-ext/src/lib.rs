@@ -4,6 +4,8 @@
 //! `JsonConverter`s ([`json`]), size-prefixed frame reassembly ([`frames`]), a decoding Kafka
 //! proxy ([`proxy`]), and the `kwire` command.
 
+#![warn(missing_docs)]
+
 pub mod compression;
 pub mod conversation;
 pub mod demo;

@@ -27,10 +27,16 @@ fn nulls_only_where_the_version_allows() {
         let v4 = MetadataRequest::arbitrary_at(&mut Unstructured::new(&data), 4).unwrap();
         nulls_v4 += usize::from(v4.topics.is_none());
         // Fields v0 lacks keep their defaults.
-        assert!(v0.allow_auto_topic_creation, "v0 has no allow_auto_topic_creation: default true");
+        assert!(
+            v0.allow_auto_topic_creation,
+            "v0 has no allow_auto_topic_creation: default true"
+        );
     }
     assert_eq!(nulls_v0, 0, "MetadataRequest v0 topics are not nullable");
-    assert!(nulls_v4 > 10, "v1+ topics are nullable and null should appear ({nulls_v4})");
+    assert!(
+        nulls_v4 > 10,
+        "v1+ topics are nullable and null should appear ({nulls_v4})"
+    );
 }
 
 #[test]
@@ -63,7 +69,8 @@ fn every_message_every_version_generates_valid_values() {
             for seed in 0..5u64 {
                 let data = noise(seed + 31 * v as u64 + e.info.name.len() as u64, 2048);
                 let bytes = kafka_wire::arbitrary_bytes(e.schema, v, &mut Unstructured::new(&data)).unwrap();
-                let once = (e.owned_transcode)(&bytes, v, v).unwrap_or_else(|err| panic!("{} v{v}: {err}", e.info.name));
+                let once =
+                    (e.owned_transcode)(&bytes, v, v).unwrap_or_else(|err| panic!("{} v{v}: {err}", e.info.name));
                 let twice = (e.owned_transcode)(&once, v, v).unwrap();
                 assert_eq!(once, twice, "{} v{v}", e.info.name);
                 n += 1;
@@ -88,11 +95,14 @@ fn iterating_validated_arrays_reads_back_every_value() {
                 let bytes = kafka_wire::arbitrary_bytes(e.schema, v, &mut Unstructured::new(&data)).unwrap();
                 // The generator may write known tagged fields at their defaults, which encoding
                 // leaves out: encode once to get the canonical bytes of the same values.
-                let canonical = (e.owned_transcode)(&bytes, v, v).unwrap_or_else(|err| panic!("{} v{v}: {err}", e.info.name));
-                let owned = (e.owned_transcode)(&canonical, v, v).unwrap_or_else(|err| panic!("{} v{v}: {err}", e.info.name));
+                let canonical =
+                    (e.owned_transcode)(&bytes, v, v).unwrap_or_else(|err| panic!("{} v{v}: {err}", e.info.name));
+                let owned =
+                    (e.owned_transcode)(&canonical, v, v).unwrap_or_else(|err| panic!("{} v{v}: {err}", e.info.name));
                 assert_eq!(owned, canonical, "{} v{v}: owned round trip", e.info.name);
                 // From a view, canonical arrays are copied as they are: no iteration involved.
-                let len = (e.transcode)(&canonical, v, &mut buf, v).unwrap_or_else(|err| panic!("{} v{v}: {err}", e.info.name));
+                let len = (e.transcode)(&canonical, v, &mut buf, v)
+                    .unwrap_or_else(|err| panic!("{} v{v}: {err}", e.info.name));
                 assert_eq!(&buf[..len], &canonical[..], "{} v{v}: view round trip", e.info.name);
                 n += 1;
             }

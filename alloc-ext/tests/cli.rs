@@ -29,9 +29,15 @@ fn demo_is_the_default_and_succeeds() {
         let o = kwire(args, b"");
         assert!(o.status.success(), "{}", text(&o.stderr));
         let out = text(&o.stdout);
-        assert!(out.contains("23 seed message versions built, encoded, decoded and printed"), "{out}");
+        assert!(
+            out.contains("23 seed message versions built, encoded, decoded and printed"),
+            "{out}"
+        );
         assert!(out.contains("AlterPartitionRequest v3"));
-        assert!(out.contains("\"newIsrWithEpochs\":[{\"brokerId\":1,\"brokerEpoch\":10}]"), "{out}");
+        assert!(
+            out.contains("\"newIsrWithEpochs\":[{\"brokerId\":1,\"brokerEpoch\":10}]"),
+            "{out}"
+        );
         assert!(out.contains("Seed mapping"));
     }
 }
@@ -70,7 +76,10 @@ fn bad_input_fails_with_offset_and_field() {
     let o = kwire(&["decode", "--hex"], bad.as_bytes());
     assert!(!o.status.success());
     let err = text(&o.stderr);
-    assert!(err.contains("exceeds the remaining input at byte 18 in MetadataRequest v12 topics"), "{err}");
+    assert!(
+        err.contains("exceeds the remaining input at byte 18 in MetadataRequest v12 topics"),
+        "{err}"
+    );
     // Not hex at all.
     let o = kwire(&["decode", "--hex"], b"zz");
     assert!(!o.status.success());
@@ -82,7 +91,11 @@ fn lenient_reports_trailing_bytes() {
     let with_extra = "00000015 0003 000d 00000007 0003 636c69 00 00 01 00 00 00 00 00";
     let strict = kwire(&["decode", "--hex"], with_extra.as_bytes());
     assert!(!strict.status.success());
-    assert!(text(&strict.stderr).contains("3 trailing byte(s)"), "{}", text(&strict.stderr));
+    assert!(
+        text(&strict.stderr).contains("3 trailing byte(s)"),
+        "{}",
+        text(&strict.stderr)
+    );
     let lenient = kwire(&["decode", "--hex", "--lenient"], with_extra.as_bytes());
     assert!(lenient.status.success(), "{}", text(&lenient.stderr));
     assert!(text(&lenient.stderr).contains("3 byte(s) after the body"));
@@ -98,19 +111,32 @@ fn encode_is_the_inverse_of_decode() {
     let b = kwire(&["encode"], &o.stdout);
     assert_eq!(b.stdout, hex::decode(METADATA_V12.replace(' ', "")).unwrap());
     // A missing mandatory field is a clear error.
-    let e = kwire(&["encode"], br#"{"header":{"requestApiKey":3,"requestApiVersion":12,"correlationId":1,"clientId":null},"body":{}}"#);
+    let e = kwire(
+        &["encode"],
+        br#"{"header":{"requestApiKey":3,"requestApiVersion":12,"correlationId":1,"clientId":null},"body":{}}"#,
+    );
     assert!(!e.status.success());
-    assert!(text(&e.stderr).contains("unable to locate field 'topics'"), "{}", text(&e.stderr));
+    assert!(
+        text(&e.stderr).contains("unable to locate field 'topics'"),
+        "{}",
+        text(&e.stderr)
+    );
 }
 
 #[test]
 fn responses_need_their_key_and_version() {
     // ApiVersionsResponse v3 uses response header v0.
     let json = r#"{"header":{"correlationId":9},"body":{"errorCode":0,"apiKeys":[{"apiKey":18,"minVersion":0,"maxVersion":4}],"throttleTimeMs":0}}"#;
-    let e = kwire(&["encode", "--hex", "--response", "--api-key", "18", "--api-version", "3"], json.as_bytes());
+    let e = kwire(
+        &["encode", "--hex", "--response", "--api-key", "18", "--api-version", "3"],
+        json.as_bytes(),
+    );
     assert!(e.status.success(), "{}", text(&e.stderr));
     let hexed = text(&e.stdout);
-    let d = kwire(&["decode", "--hex", "--response", "--api-key", "18", "--api-version", "3"], hexed.as_bytes());
+    let d = kwire(
+        &["decode", "--hex", "--response", "--api-key", "18", "--api-version", "3"],
+        hexed.as_bytes(),
+    );
     assert!(d.status.success(), "{}", text(&d.stderr));
     let v: serde_json::Value = serde_json::from_slice(&d.stdout).unwrap();
     assert_eq!(v["header"]["correlationId"], 9);
@@ -125,7 +151,10 @@ fn metadata_records() {
     let e = kwire(&["encode", "--hex", "--metadata-record"], json.as_bytes());
     assert!(e.status.success(), "{}", text(&e.stderr));
     let hexed = text(&e.stdout);
-    assert!(hexed.starts_with("010200"), "frame version 1, type 2, version 0: {hexed}");
+    assert!(
+        hexed.starts_with("010200"),
+        "frame version 1, type 2, version 0: {hexed}"
+    );
     let d = kwire(&["decode", "--hex", "--metadata-record"], hexed.as_bytes());
     assert!(d.status.success(), "{}", text(&d.stderr));
     let v: serde_json::Value = serde_json::from_slice(&d.stdout).unwrap();
@@ -139,13 +168,25 @@ fn metadata_records() {
 
 #[test]
 fn help_documents_options_with_examples() {
-    for args in [&["--help"][..], &["decode", "--help"][..], &["encode", "--help"][..], &["demo", "--help"][..]] {
+    for args in [
+        &["--help"][..],
+        &["decode", "--help"][..],
+        &["encode", "--help"][..],
+        &["demo", "--help"][..],
+    ] {
         let o = kwire(args, b"");
         assert!(o.status.success());
         assert!(text(&o.stdout).contains("Example"), "{args:?}");
     }
     let o = kwire(&["decode", "--help"], b"");
-    for opt in ["--hex", "--lenient", "--response", "--api-key", "--api-version", "--metadata-record"] {
+    for opt in [
+        "--hex",
+        "--lenient",
+        "--response",
+        "--api-key",
+        "--api-version",
+        "--metadata-record",
+    ] {
         assert!(text(&o.stdout).contains(opt), "{opt}");
     }
 }

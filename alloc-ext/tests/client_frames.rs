@@ -92,7 +92,9 @@ fn frame_files(dir: &Path) -> BTreeSet<String> {
 /// Header and body encoded again from the parsed view, at the frame's versions.
 fn reencode(f: &RequestFrame<'_>) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    f.header.encode(&mut out, f.header_version).map_err(|e| format!("header: {e}"))?;
+    f.header
+        .encode(&mut out, f.header_version)
+        .map_err(|e| format!("header: {e}"))?;
     let body: &RequestBody<'_> = &f.body;
     body.encode(&mut out, f.api_version).map_err(|e| format!("body: {e}"))?;
     Ok(out)
@@ -101,9 +103,15 @@ fn reencode(f: &RequestFrame<'_>) -> Result<Vec<u8>, String> {
 /// The client scripts produce keys `key-N` and values `value-N from <client> (<codec>)`: a
 /// record that decodes to anything else was not read right.
 fn check_record(key: Option<&[u8]>, value: Option<&[u8]>) -> Result<(), String> {
-    let (Some(k), Some(v)) = (key, value) else { return Err(format!("record with key {key:?}, value {value:?}")) };
+    let (Some(k), Some(v)) = (key, value) else {
+        return Err(format!("record with key {key:?}, value {value:?}"));
+    };
     if !k.starts_with(b"key-") || !v.starts_with(b"value-") {
-        return Err(format!("record {:?} = {:?}: not what the client scripts produce", String::from_utf8_lossy(k), String::from_utf8_lossy(v)));
+        return Err(format!(
+            "record {:?} = {:?}: not what the client scripts produce",
+            String::from_utf8_lossy(k),
+            String::from_utf8_lossy(v)
+        ));
     }
     Ok(())
 }
@@ -119,10 +127,15 @@ fn produce_records(p: &kafka_wire::messages::ProduceRequest<'_>) -> Result<Strin
                 match b.map_err(|e| format!("records: {e}"))? {
                     Batch::V2(b) => {
                         if !b.is_crc_valid() {
-                            return Err(format!("batch {batches}: CRC {:08x} in the batch, {:08x} computed", b.crc, b.computed_crc()));
+                            return Err(format!(
+                                "batch {batches}: CRC {:08x} in the batch, {:08x} computed",
+                                b.crc,
+                                b.computed_crc()
+                            ));
                         }
                         let mut buf = Vec::new();
-                        let rs = batch_records(&b, &mut buf, DEFAULT_LIMIT).map_err(|e| format!("batch {batches} records: {e}"))?;
+                        let rs = batch_records(&b, &mut buf, DEFAULT_LIMIT)
+                            .map_err(|e| format!("batch {batches} records: {e}"))?;
                         codecs.insert(format!("{:?}", b.compression()));
                         batches += 1;
                         for r in rs.iter() {
@@ -132,7 +145,11 @@ fn produce_records(p: &kafka_wire::messages::ProduceRequest<'_>) -> Result<Strin
                     }
                     Batch::Legacy(m) => {
                         if m.crc != m.computed_crc() {
-                            return Err(format!("legacy message {batches}: CRC {:08x} in the message, {:08x} computed", m.crc, m.computed_crc()));
+                            return Err(format!(
+                                "legacy message {batches}: CRC {:08x} in the message, {:08x} computed",
+                                m.crc,
+                                m.computed_crc()
+                            ));
                         }
                         codecs.insert(format!("magic {} {:?}", m.magic, m.compression()));
                         batches += 1;
@@ -160,7 +177,10 @@ fn produce_records(p: &kafka_wire::messages::ProduceRequest<'_>) -> Result<Strin
         }
     }
     let codecs: Vec<String> = codecs.into_iter().collect();
-    Ok(format!("; {batches} record batch(es) ({}), {records} records", codecs.join(", ")))
+    Ok(format!(
+        "; {batches} record batch(es) ({}), {records} records",
+        codecs.join(", ")
+    ))
 }
 
 /// Checks one frame; `Ok` describes what passed.
@@ -177,12 +197,22 @@ fn check(e: &Entry, bytes: &[u8]) -> Result<String, String> {
         m => return Err(format!("unknown mode {m:?}")),
     };
     if (f.api_key.id(), f.api_version) != (e.api_key, e.api_version) {
-        return Err(format!("frame is api {} v{}, manifest says {} v{}", f.api_key.id(), f.api_version, e.api_key, e.api_version));
+        return Err(format!(
+            "frame is api {} v{}, manifest says {} v{}",
+            f.api_key.id(),
+            f.api_version,
+            e.api_key,
+            e.api_version
+        ));
     }
     let again = reencode(&f)?;
     let decoded = &bytes[..bytes.len() - f.trailing.len()];
     if again != decoded {
-        let at = again.iter().zip(decoded).position(|(a, b)| a != b).unwrap_or(again.len().min(decoded.len()));
+        let at = again
+            .iter()
+            .zip(decoded)
+            .position(|(a, b)| a != b)
+            .unwrap_or(again.len().min(decoded.len()));
         return Err(format!(
             "re-encoding differs at byte {at} ({} bytes re-encoded, {} decoded): expected {}, got {}",
             again.len(),
@@ -191,7 +221,12 @@ fn check(e: &Entry, bytes: &[u8]) -> Result<String, String> {
             hex::encode(&again[at..again.len().min(at + 16)])
         ));
     }
-    let mut what = format!("{:?} v{} ({} bytes), re-encoded byte for byte", f.api_key, f.api_version, bytes.len());
+    let mut what = format!(
+        "{:?} v{} ({} bytes), re-encoded byte for byte",
+        f.api_key,
+        f.api_version,
+        bytes.len()
+    );
     if let RequestBody::Produce(p) = &f.body {
         what += &produce_records(p)?;
     }
@@ -213,26 +248,44 @@ fn every_captured_client_frame_decodes_and_reencodes() {
     let unlisted: Vec<&String> = files.difference(&listed).collect();
     let missing: Vec<&String> = listed.difference(&files).collect();
     assert!(unlisted.is_empty(), "frames without a MANIFEST.tsv entry: {unlisted:?}");
-    assert!(missing.is_empty(), "MANIFEST.tsv entries without a frame file: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "MANIFEST.tsv entries without a frame file: {missing:?}"
+    );
     assert_eq!(listed.len(), entries.len(), "MANIFEST.tsv lists a frame twice");
 
     let (mut passed, mut failed, mut known) = (0, Vec::new(), 0);
     let mut clients = BTreeSet::new();
     for e in &entries {
         clients.insert(e.client.clone());
-        assert!(!e.client_version.is_empty() && !e.action.is_empty(), "{}: client version and action are required", e.file);
+        assert!(
+            !e.client_version.is_empty() && !e.action.is_empty(),
+            "{}: client version and action are required",
+            e.file
+        );
         if e.mode != "strict" {
-            assert!(!e.note.trim().is_empty(), "{}: a {} frame needs a note naming the fault", e.file, e.mode);
+            assert!(
+                !e.note.trim().is_empty(),
+                "{}: a {} frame needs a note naming the fault",
+                e.file,
+                e.mode
+            );
         }
         let bytes = std::fs::read(dir.join(&e.file)).unwrap();
         let label = format!("{} [{} {}, {}]", e.file, e.client, e.client_version, e.action);
         match (check(e, &bytes), e.mode.as_str()) {
             (Ok(what), "known-failure") => {
-                println!("FAILED: {label}: marked known-failure ({}) but now passes: {what}; remove the mark", e.note);
+                println!(
+                    "FAILED: {label}: marked known-failure ({}) but now passes: {what}; remove the mark",
+                    e.note
+                );
                 failed.push(e.file.clone());
             }
             (Err(why), "known-failure") => {
-                println!("KNOWN FAILURE: {label}: {why} (codec bug, tests/clients/README.md: {})", e.note);
+                println!(
+                    "KNOWN FAILURE: {label}: {why} (codec bug, tests/clients/README.md: {})",
+                    e.note
+                );
                 known += 1;
             }
             (Ok(what), "lenient") => {
@@ -255,7 +308,11 @@ fn every_captured_client_frame_decodes_and_reencodes() {
         clients.len(),
         dir.display()
     );
-    assert!(failed.is_empty(), "{} captured client frames failed: {failed:?}", failed.len());
+    assert!(
+        failed.is_empty(),
+        "{} captured client frames failed: {failed:?}",
+        failed.len()
+    );
 }
 
 /// Kafka's Java client 4.4 asks ApiVersions at v5 (KIP-1242; its first request on every
@@ -266,19 +323,36 @@ fn every_captured_client_frame_decodes_and_reencodes() {
 fn java_4_4_sends_api_versions_v5_naming_the_cluster() {
     use kafka_wire::messages::ApiVersionsRequest;
     let dir = frames_dir();
-    let entries: Vec<Entry> = manifest(&dir).into_iter().filter(|e| e.client == "java-4.4.0").collect();
+    let entries: Vec<Entry> = manifest(&dir)
+        .into_iter()
+        .filter(|e| e.client == "java-4.4.0")
+        .collect();
     if entries.is_empty() && std::env::var_os("KWIRE_CLIENT_FRAMES").is_some() {
         return; // a capture without Kafka's 4.4 client
     }
-    assert!(entries.iter().any(|e| e.api_key == 18), "no java-4.4.0 ApiVersions frame in the manifest");
+    assert!(
+        entries.iter().any(|e| e.api_key == 18),
+        "no java-4.4.0 ApiVersions frame in the manifest"
+    );
     let mut named = Vec::new();
     for e in entries.iter().filter(|e| e.api_key == 18) {
         let bytes = std::fs::read(dir.join(&e.file)).unwrap();
         let f = parse_request(&bytes, Mode::Strict).unwrap_or_else(|err| panic!("{}: {err}", e.file));
-        let RequestBody::ApiVersions(r) = f.body else { panic!("{}: not ApiVersions", e.file) };
-        assert_eq!(f.api_version, 5, "{}: Kafka's 4.4 client asks ApiVersions at v5", e.file);
+        let RequestBody::ApiVersions(r) = f.body else {
+            panic!("{}: not ApiVersions", e.file)
+        };
+        assert_eq!(
+            f.api_version, 5,
+            "{}: Kafka's 4.4 client asks ApiVersions at v5",
+            e.file
+        );
         let r: ApiVersionsRequest<'_> = r;
-        assert_eq!((r.client_software_name, r.client_software_version), ("apache-kafka-java", "4.4.0"), "{}", e.file);
+        assert_eq!(
+            (r.client_software_name, r.client_software_version),
+            ("apache-kafka-java", "4.4.0"),
+            "{}",
+            e.file
+        );
         match r.cluster_id {
             None => assert_eq!(r.node_id, -1, "{}: no cluster named, so no node either", e.file),
             Some(c) => {
@@ -287,7 +361,10 @@ fn java_4_4_sends_api_versions_v5_naming_the_cluster() {
             }
         }
     }
-    assert!(!named.is_empty(), "no java-4.4.0 ApiVersions frame names the cluster and node");
+    assert!(
+        !named.is_empty(),
+        "no java-4.4.0 ApiVersions frame names the cluster and node"
+    );
 }
 
 /// The checks can fail: one committed frame with a byte appended fails as `strict` and passes
@@ -296,16 +373,27 @@ fn java_4_4_sends_api_versions_v5_naming_the_cluster() {
 #[test]
 fn the_checks_catch_bad_frames() {
     let dir = frames_dir();
-    let e = manifest(&dir).into_iter().find(|e| e.mode == "strict").expect("a strict frame");
+    let e = manifest(&dir)
+        .into_iter()
+        .find(|e| e.mode == "strict")
+        .expect("a strict frame");
     let mut bytes = std::fs::read(dir.join(&e.file)).unwrap();
     assert!(check(&e, &bytes).is_ok());
     bytes.push(0);
     assert!(check(&e, &bytes).unwrap_err().contains("strict decode failed"));
-    let lenient = Entry { mode: "lenient".into(), note: "test".into(), ..e };
+    let lenient = Entry {
+        mode: "lenient".into(),
+        note: "test".into(),
+        ..e
+    };
     assert!(check(&lenient, &bytes).unwrap().contains("1 trailing bytes"));
     bytes.truncate(bytes.len() - 2);
     assert!(check(&lenient, &bytes).is_err());
     bytes.push(0);
-    let wrong = Entry { mode: "strict".into(), api_version: lenient.api_version + 1, ..lenient };
+    let wrong = Entry {
+        mode: "strict".into(),
+        api_version: lenient.api_version + 1,
+        ..lenient
+    };
     assert!(check(&wrong, &bytes).unwrap_err().contains("manifest says"));
 }

@@ -12,8 +12,12 @@ use kafka_wire::frame::encode_metadata_record;
 use kafka_wire::messages::leader_change_message::Voter;
 use kafka_wire::messages::LeaderChangeMessage;
 use kafka_wire::metadata::register_broker_record::{BrokerEndpoint, BrokerFeature};
-use kafka_wire::metadata::{FeatureLevelRecord, PartitionChangeRecord, PartitionRecord, RegisterBrokerRecord, TopicRecord};
-use kafka_wire::records::{crc32_ieee, encode_records, Attributes, BatchBuilder, BatchRecords, Compression, NewHeader, NewRecord};
+use kafka_wire::metadata::{
+    FeatureLevelRecord, PartitionChangeRecord, PartitionRecord, RegisterBrokerRecord, TopicRecord,
+};
+use kafka_wire::records::{
+    crc32_ieee, encode_records, Attributes, BatchBuilder, BatchRecords, Compression, NewHeader, NewRecord,
+};
 use kafka_wire::{Array, Message, MetadataRecord, Uuid};
 use serde_json::{json, Value};
 
@@ -39,7 +43,10 @@ fn text(b: &[u8]) -> String {
 
 fn lines(o: &Output) -> Vec<Value> {
     assert!(o.status.success(), "kwire failed: {}", text(&o.stderr));
-    text(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}"))).collect()
+    text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
 }
 
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
@@ -70,15 +77,33 @@ const T0: i64 = 1_700_000_000_000;
 /// eligible leader replicas). Returns the segment and each metadata record's framed bytes.
 fn metadata_segment() -> (Vec<u8>, Vec<Vec<u8>>) {
     let topic_id = Uuid::from_u128(0x0123_4567_89ab_cdef_0011_2233_4455_6677);
-    let endpoints = [BrokerEndpoint { name: "PLAINTEXT", host: "broker-1.example", port: 9092, security_protocol: 0, ..BrokerEndpoint::DEFAULT }];
-    let features = [BrokerFeature { name: "metadata.version", min_supported_version: 7, max_supported_version: 27, ..BrokerFeature::DEFAULT }];
+    let endpoints = [BrokerEndpoint {
+        name: "PLAINTEXT",
+        host: "broker-1.example",
+        port: 9092,
+        security_protocol: 0,
+        ..BrokerEndpoint::DEFAULT
+    }];
+    let features = [BrokerFeature {
+        name: "metadata.version",
+        min_supported_version: 7,
+        max_supported_version: 27,
+        ..BrokerFeature::DEFAULT
+    }];
     let dirs = [Uuid::from_u128(99)];
     let replicas = [1, 2, 3];
     let isr = [1];
     let elr = [2, 3];
     let last_known = [4];
     let records = [
-        (MetadataRecord::FeatureLevel(FeatureLevelRecord { name: "metadata.version", feature_level: 27, ..FeatureLevelRecord::DEFAULT }), 0),
+        (
+            MetadataRecord::FeatureLevel(FeatureLevelRecord {
+                name: "metadata.version",
+                feature_level: 27,
+                ..FeatureLevelRecord::DEFAULT
+            }),
+            0,
+        ),
         (
             MetadataRecord::RegisterBroker(RegisterBrokerRecord {
                 broker_id: 1,
@@ -93,7 +118,14 @@ fn metadata_segment() -> (Vec<u8>, Vec<Vec<u8>>) {
             }),
             3,
         ),
-        (MetadataRecord::Topic(TopicRecord { name: "orders", topic_id, ..TopicRecord::DEFAULT }), 0),
+        (
+            MetadataRecord::Topic(TopicRecord {
+                name: "orders",
+                topic_id,
+                ..TopicRecord::DEFAULT
+            }),
+            0,
+        ),
         (
             MetadataRecord::Partition(PartitionRecord {
                 partition_id: 0,
@@ -124,11 +156,23 @@ fn metadata_segment() -> (Vec<u8>, Vec<Vec<u8>>) {
     ];
     let frames: Vec<Vec<u8>> = records.iter().map(|(r, v)| framed(r, *v)).collect();
 
-    let voters = [Voter { voter_id: 1, ..Voter::DEFAULT }];
-    let lc = LeaderChangeMessage { leader_id: 1, voters: Array::from_slice(&voters), granting_voters: Array::from_slice(&voters), ..LeaderChangeMessage::DEFAULT };
+    let voters = [Voter {
+        voter_id: 1,
+        ..Voter::DEFAULT
+    }];
+    let lc = LeaderChangeMessage {
+        leader_id: 1,
+        voters: Array::from_slice(&voters),
+        granting_voters: Array::from_slice(&voters),
+        ..LeaderChangeMessage::DEFAULT
+    };
     let mut lc_bytes = Vec::new();
     lc.encode(&mut lc_bytes, 0).unwrap();
-    let control = [NewRecord { key: Some(&[0, 0, 0, 2]), value: Some(&lc_bytes), ..NewRecord::DEFAULT }];
+    let control = [NewRecord {
+        key: Some(&[0, 0, 0, 2]),
+        value: Some(&lc_bytes),
+        ..NewRecord::DEFAULT
+    }];
 
     let mut seg = batch(&BatchBuilder {
         base_offset: 0,
@@ -141,13 +185,28 @@ fn metadata_segment() -> (Vec<u8>, Vec<Vec<u8>>) {
     let first: Vec<NewRecord<'_>> = frames[..3]
         .iter()
         .enumerate()
-        .map(|(i, f)| NewRecord { offset_delta: i as i32, timestamp_delta: i as i64, value: Some(f), ..NewRecord::DEFAULT })
+        .map(|(i, f)| NewRecord {
+            offset_delta: i as i32,
+            timestamp_delta: i as i64,
+            value: Some(f),
+            ..NewRecord::DEFAULT
+        })
         .collect();
-    seg.extend(batch(&BatchBuilder { base_offset: 1, partition_leader_epoch: 1, base_timestamp: T0 + 10, records: BatchRecords::Plain(&first), ..BatchBuilder::DEFAULT }));
+    seg.extend(batch(&BatchBuilder {
+        base_offset: 1,
+        partition_leader_epoch: 1,
+        base_timestamp: T0 + 10,
+        records: BatchRecords::Plain(&first),
+        ..BatchBuilder::DEFAULT
+    }));
     let second: Vec<NewRecord<'_>> = frames[3..]
         .iter()
         .enumerate()
-        .map(|(i, f)| NewRecord { offset_delta: i as i32, value: Some(f), ..NewRecord::DEFAULT })
+        .map(|(i, f)| NewRecord {
+            offset_delta: i as i32,
+            value: Some(f),
+            ..NewRecord::DEFAULT
+        })
         .collect();
     let mut plain = Vec::new();
     encode_records(&second, &mut plain).unwrap();
@@ -158,7 +217,11 @@ fn metadata_segment() -> (Vec<u8>, Vec<Vec<u8>>) {
         base_offset: 4,
         partition_leader_epoch: 1,
         base_timestamp: T0 + 20,
-        records: BatchRecords::Compressed { compression: Compression::Gzip, record_count: 2, bytes: &gz },
+        records: BatchRecords::Compressed {
+            compression: Compression::Gzip,
+            record_count: 2,
+            bytes: &gz,
+        },
         ..BatchBuilder::DEFAULT
     }));
     (seg, frames)
@@ -169,8 +232,14 @@ fn metadata_segment_prints_every_record_as_decode_does() {
     let (seg, frames) = metadata_segment();
     let path = temp_file("00000000000000000000.log", &seg);
     let out = lines(&kwire(&["dump-log", "--metadata", path.to_str().unwrap()], b""));
-    let kinds: Vec<&str> = out.iter().map(|l| l.as_object().unwrap().keys().next().unwrap().as_str()).collect();
-    assert_eq!(kinds, ["batch", "control", "batch", "record", "record", "record", "batch", "record", "record"]);
+    let kinds: Vec<&str> = out
+        .iter()
+        .map(|l| l.as_object().unwrap().keys().next().unwrap().as_str())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["batch", "control", "batch", "record", "record", "record", "batch", "record", "record"]
+    );
 
     // The raft control batch.
     assert_eq!(out[0]["batch"]["baseOffset"], 0);
@@ -184,7 +253,11 @@ fn metadata_segment_prints_every_record_as_decode_does() {
 
     // Each metadata record's payload is exactly what `kwire decode --metadata-record` prints
     // for the same framed bytes.
-    let payloads: Vec<&Value> = out.iter().filter_map(|l| l.get("record")).map(|r| &r["payload"]).collect();
+    let payloads: Vec<&Value> = out
+        .iter()
+        .filter_map(|l| l.get("record"))
+        .map(|r| &r["payload"])
+        .collect();
     assert_eq!(payloads.len(), frames.len());
     for (p, f) in payloads.iter().zip(&frames) {
         let o = kwire(&["decode", "--metadata-record", "--hex"], hex::encode(f).as_bytes());
@@ -194,14 +267,26 @@ fn metadata_segment_prints_every_record_as_decode_does() {
     }
 
     // And what they say, written out.
-    assert_eq!(*payloads[0], json!({"type": "FEATURE_LEVEL_RECORD", "version": 0, "data": {"name": "metadata.version", "featureLevel": 27}}));
+    assert_eq!(
+        *payloads[0],
+        json!({"type": "FEATURE_LEVEL_RECORD", "version": 0, "data": {"name": "metadata.version", "featureLevel": 27}})
+    );
     assert_eq!(payloads[1]["type"], "REGISTER_BROKER_RECORD");
     assert_eq!(payloads[1]["version"], 3);
     assert_eq!(payloads[1]["data"]["brokerEpoch"], 42);
     assert_eq!(payloads[1]["data"]["rack"], "rack-a");
-    assert_eq!(payloads[1]["data"]["endPoints"], json!([{"name": "PLAINTEXT", "host": "broker-1.example", "port": 9092, "securityProtocol": 0}]));
-    assert_eq!(payloads[1]["data"]["features"], json!([{"name": "metadata.version", "minSupportedVersion": 7, "maxSupportedVersion": 27}]));
-    assert_eq!(*payloads[2], json!({"type": "TOPIC_RECORD", "version": 0, "data": {"name": "orders", "topicId": "ASNFZ4mrze8AESIzRFVmdw"}}));
+    assert_eq!(
+        payloads[1]["data"]["endPoints"],
+        json!([{"name": "PLAINTEXT", "host": "broker-1.example", "port": 9092, "securityProtocol": 0}])
+    );
+    assert_eq!(
+        payloads[1]["data"]["features"],
+        json!([{"name": "metadata.version", "minSupportedVersion": 7, "maxSupportedVersion": 27}])
+    );
+    assert_eq!(
+        *payloads[2],
+        json!({"type": "TOPIC_RECORD", "version": 0, "data": {"name": "orders", "topicId": "ASNFZ4mrze8AESIzRFVmdw"}})
+    );
     let p = payloads[3];
     assert_eq!((&p["type"], &p["version"]), (&json!("PARTITION_RECORD"), &json!(2)));
     assert_eq!(p["data"]["replicas"], json!([1, 2, 3]));
@@ -210,7 +295,10 @@ fn metadata_segment_prints_every_record_as_decode_does() {
     assert_eq!(p["data"]["lastKnownElr"], json!([4]));
     assert_eq!(p["data"]["leaderEpoch"], 3);
     let c = payloads[4];
-    assert_eq!((&c["type"], &c["version"]), (&json!("PARTITION_CHANGE_RECORD"), &json!(2)));
+    assert_eq!(
+        (&c["type"], &c["version"]),
+        (&json!("PARTITION_CHANGE_RECORD"), &json!(2))
+    );
     assert_eq!(c["data"]["leader"], 2);
     assert_eq!(c["data"]["isr"], json!([1, 2]));
     assert_eq!(c["data"]["eligibleLeaderReplicas"], json!([3]));
@@ -234,8 +322,19 @@ fn metadata_segment_prints_every_record_as_decode_does() {
 fn data_segment_with_headers_marker_and_truncated_tail() {
     let h = [NewHeader::new("trace", Some(b"t1")), NewHeader::new("empty", None)];
     let recs = [
-        NewRecord { key: Some(b"k"), value: Some(b"hello"), headers: &h, ..NewRecord::DEFAULT },
-        NewRecord { offset_delta: 1, timestamp_delta: 5, key: Some(b"k"), value: None, ..NewRecord::DEFAULT },
+        NewRecord {
+            key: Some(b"k"),
+            value: Some(b"hello"),
+            headers: &h,
+            ..NewRecord::DEFAULT
+        },
+        NewRecord {
+            offset_delta: 1,
+            timestamp_delta: 5,
+            key: Some(b"k"),
+            value: None,
+            ..NewRecord::DEFAULT
+        },
     ];
     let txn = Attributes::NONE.with_transactional(true);
     let mut seg = batch(&BatchBuilder {
@@ -248,7 +347,11 @@ fn data_segment_with_headers_marker_and_truncated_tail() {
         records: BatchRecords::Plain(&recs),
         ..BatchBuilder::DEFAULT
     });
-    let marker = [NewRecord { key: Some(&[0, 0, 0, 1]), value: Some(&[0, 0, 0, 0, 0, 7]), ..NewRecord::DEFAULT }];
+    let marker = [NewRecord {
+        key: Some(&[0, 0, 0, 1]),
+        value: Some(&[0, 0, 0, 0, 0, 7]),
+        ..NewRecord::DEFAULT
+    }];
     seg.extend(batch(&BatchBuilder {
         base_offset: 12,
         attributes: txn.with_control(true),
@@ -259,35 +362,73 @@ fn data_segment_with_headers_marker_and_truncated_tail() {
         ..BatchBuilder::DEFAULT
     }));
     let whole = seg.len();
-    let next = batch(&BatchBuilder { base_offset: 13, records: BatchRecords::Plain(&recs), ..BatchBuilder::DEFAULT });
+    let next = batch(&BatchBuilder {
+        base_offset: 13,
+        records: BatchRecords::Plain(&recs),
+        ..BatchBuilder::DEFAULT
+    });
     seg.extend(&next[..30]);
 
     let out = lines(&kwire(&["dump-log", "-"], &seg));
     assert_eq!(out.len(), 6, "{out:?}");
     let b = &out[0]["batch"];
-    assert_eq!((&b["baseOffset"], &b["lastOffset"], &b["count"]), (&json!(10), &json!(11), &json!(2)));
-    assert_eq!((&b["isTransactional"], &b["isControl"], &b["producerId"], &b["lastSequence"]), (&json!(true), &json!(false), &json!(4000), &json!(1)));
+    assert_eq!(
+        (&b["baseOffset"], &b["lastOffset"], &b["count"]),
+        (&json!(10), &json!(11), &json!(2))
+    );
+    assert_eq!(
+        (
+            &b["isTransactional"],
+            &b["isControl"],
+            &b["producerId"],
+            &b["lastSequence"]
+        ),
+        (&json!(true), &json!(false), &json!(4000), &json!(1))
+    );
     assert_eq!(b["timestampType"], "CreateTime");
     assert_eq!(b["compression"], "none");
     let r0 = &out[1]["record"];
-    assert_eq!((&r0["offset"], &r0["key"], &r0["value"]), (&json!(10), &json!("aw=="), &json!("aGVsbG8=")));
-    assert_eq!(r0["headers"], json!([{"key": "trace", "value": "dDE="}, {"key": "empty", "value": null}]));
+    assert_eq!(
+        (&r0["offset"], &r0["key"], &r0["value"]),
+        (&json!(10), &json!("aw=="), &json!("aGVsbG8="))
+    );
+    assert_eq!(
+        r0["headers"],
+        json!([{"key": "trace", "value": "dDE="}, {"key": "empty", "value": null}])
+    );
     let r1 = &out[2]["record"];
-    assert_eq!((&r1["offset"], &r1["timestamp"], &r1["value"], &r1["valueSize"]), (&json!(11), &json!(T0 + 5), &Value::Null, &json!(-1)));
+    assert_eq!(
+        (&r1["offset"], &r1["timestamp"], &r1["value"], &r1["valueSize"]),
+        (&json!(11), &json!(T0 + 5), &Value::Null, &json!(-1))
+    );
     assert_eq!(out[3]["batch"]["isControl"], true);
     assert_eq!(
         out[4]["control"],
         json!({"offset": 12, "timestamp": T0 + 100, "type": "COMMIT", "typeId": 1, "keyVersion": 0, "version": 0, "data": {"coordinatorEpoch": 7}})
     );
-    assert_eq!(out[5], json!({"truncated": {"position": whole, "bytes": 30, "baseOffset": 13, "batchLength": next.len() - 12}}));
+    assert_eq!(
+        out[5],
+        json!({"truncated": {"position": whole, "bytes": 30, "baseOffset": 13, "batchLength": next.len() - 12}})
+    );
 }
 
 #[test]
 fn a_corrupted_crc_stops_the_dump_and_names_the_batch() {
-    let recs = [NewRecord { value: Some(b"payload"), ..NewRecord::DEFAULT }];
-    let mut seg = batch(&BatchBuilder { base_offset: 0, records: BatchRecords::Plain(&recs), ..BatchBuilder::DEFAULT });
+    let recs = [NewRecord {
+        value: Some(b"payload"),
+        ..NewRecord::DEFAULT
+    }];
+    let mut seg = batch(&BatchBuilder {
+        base_offset: 0,
+        records: BatchRecords::Plain(&recs),
+        ..BatchBuilder::DEFAULT
+    });
     let second = seg.len();
-    seg.extend(batch(&BatchBuilder { base_offset: 77, records: BatchRecords::Plain(&recs), ..BatchBuilder::DEFAULT }));
+    seg.extend(batch(&BatchBuilder {
+        base_offset: 77,
+        records: BatchRecords::Plain(&recs),
+        ..BatchBuilder::DEFAULT
+    }));
     let n = seg.len();
     seg[n - 3] ^= 0x01; // inside the second batch's value
 
@@ -295,7 +436,10 @@ fn a_corrupted_crc_stops_the_dump_and_names_the_batch() {
     assert!(!o.status.success());
     let err = text(&o.stderr);
     assert!(err.contains("batch at offset 77"), "{err}");
-    assert!(err.contains(&format!("at byte {second} in RecordBatch v2 crc")), "{err}");
+    assert!(
+        err.contains(&format!("at byte {second} in RecordBatch v2 crc")),
+        "{err}"
+    );
     // The batch before it was printed.
     assert_eq!(text(&o.stdout).lines().count(), 2);
 
@@ -348,15 +492,31 @@ fn legacy_segment_with_a_compressed_wrapper() {
     let out = lines(&kwire(&["dump-log", "-"], &seg));
     assert_eq!(out.len(), 4);
     let m0 = &out[0]["message"];
-    assert_eq!((&m0["offset"], &m0["magic"], &m0["value"], &m0["crcValid"]), (&json!(0), &json!(0), &json!("djA="), &json!(true)));
+    assert_eq!(
+        (&m0["offset"], &m0["magic"], &m0["value"], &m0["crcValid"]),
+        (&json!(0), &json!(0), &json!("djA="), &json!(true))
+    );
     assert_eq!(m0["timestampType"], Value::Null);
     let w = &out[1]["message"];
-    assert_eq!((&w["offset"], &w["compression"], &w["timestampType"]), (&json!(2), &json!("gzip"), &json!("CreateTime")));
+    assert_eq!(
+        (&w["offset"], &w["compression"], &w["timestampType"]),
+        (&json!(2), &json!("gzip"), &json!("CreateTime"))
+    );
     let inner: Vec<(i64, &str, i64)> = out[2..]
         .iter()
-        .map(|l| (l["message"]["offset"].as_i64().unwrap(), l["message"]["value"].as_str().unwrap(), l["message"]["wrapperOffset"].as_i64().unwrap()))
+        .map(|l| {
+            (
+                l["message"]["offset"].as_i64().unwrap(),
+                l["message"]["value"].as_str().unwrap(),
+                l["message"]["wrapperOffset"].as_i64().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(inner, [(1, "eA==", 2), (2, "eQ==", 2)], "magic 1 inner offsets are relative to the wrapper's");
+    assert_eq!(
+        inner,
+        [(1, "eA==", 2), (2, "eQ==", 2)],
+        "magic 1 inner offsets are relative to the wrapper's"
+    );
 }
 
 #[test]
@@ -365,8 +525,19 @@ fn a_decompression_bomb_in_a_segment_is_an_error() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(&zeros).unwrap();
     let gz = gz.finish().unwrap();
-    let seg = batch(&BatchBuilder { records: BatchRecords::Compressed { compression: Compression::Gzip, record_count: 1, bytes: &gz }, ..BatchBuilder::DEFAULT });
+    let seg = batch(&BatchBuilder {
+        records: BatchRecords::Compressed {
+            compression: Compression::Gzip,
+            record_count: 1,
+            bytes: &gz,
+        },
+        ..BatchBuilder::DEFAULT
+    });
     let o = kwire(&["dump-log", "--max-decompressed-bytes", "1048576", "-"], &seg);
     assert!(!o.status.success());
-    assert!(text(&o.stderr).contains("gzip output exceeds the limit of 1048576 bytes"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("gzip output exceeds the limit of 1048576 bytes"),
+        "{}",
+        text(&o.stderr)
+    );
 }

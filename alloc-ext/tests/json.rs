@@ -8,10 +8,28 @@ use serde_json::json;
 
 #[test]
 fn view_json_has_kafka_names_and_version_dependent_fields() {
-    let isr = [ap::BrokerState { broker_id: 1, broker_epoch: 10, ..ap::BrokerState::DEFAULT }];
-    let parts = [ap::PartitionData { partition_index: 0, leader_epoch: 5, new_isr_with_epochs: Array::from_slice(&isr), ..ap::PartitionData::DEFAULT }];
-    let topics = [ap::TopicData { topic_id: Uuid::from_u128(1), partitions: Array::from_slice(&parts), ..ap::TopicData::DEFAULT }];
-    let req = AlterPartitionRequest { broker_id: 3, broker_epoch: 7, topics: Array::from_slice(&topics), ..AlterPartitionRequest::DEFAULT };
+    let isr = [ap::BrokerState {
+        broker_id: 1,
+        broker_epoch: 10,
+        ..ap::BrokerState::DEFAULT
+    }];
+    let parts = [ap::PartitionData {
+        partition_index: 0,
+        leader_epoch: 5,
+        new_isr_with_epochs: Array::from_slice(&isr),
+        ..ap::PartitionData::DEFAULT
+    }];
+    let topics = [ap::TopicData {
+        topic_id: Uuid::from_u128(1),
+        partitions: Array::from_slice(&parts),
+        ..ap::TopicData::DEFAULT
+    }];
+    let req = AlterPartitionRequest {
+        broker_id: 3,
+        broker_epoch: 7,
+        topics: Array::from_slice(&topics),
+        ..AlterPartitionRequest::DEFAULT
+    };
     let j = to_json(&req, 3).unwrap();
     assert_eq!(
         j,
@@ -23,19 +41,33 @@ fn view_json_has_kafka_names_and_version_dependent_fields() {
 
 #[test]
 fn tagged_fields_appear_only_when_not_default() {
-    let rec = PartitionChangeRecord { partition_id: 1, leader: -2, ..PartitionChangeRecord::DEFAULT };
+    let rec = PartitionChangeRecord {
+        partition_id: 1,
+        leader: -2,
+        ..PartitionChangeRecord::DEFAULT
+    };
     let j = to_json(&rec, 2).unwrap();
     assert_eq!(j, json!({"partitionId": 1, "topicId": "AAAAAAAAAAAAAAAAAAAAAA"}));
     let elr = [4, 5];
-    let rec = PartitionChangeRecord { eligible_leader_replicas: Some(Array::from_slice(&elr)), ..rec };
+    let rec = PartitionChangeRecord {
+        eligible_leader_replicas: Some(Array::from_slice(&elr)),
+        ..rec
+    };
     let j = to_json(&rec, 2).unwrap();
     assert_eq!(j["eligibleLeaderReplicas"], json!([4, 5]));
 }
 
 #[test]
 fn owned_json_round_trip() {
-    let mut rec = owned::PartitionChangeRecord { partition_id: 9, isr: Some(kafka_wire::SmallVec::from_slice(&[1, 2])), ..Default::default() };
-    rec.unknown_tagged_fields.push(kafka_wire::OwnedRawTaggedField { tag: 99, data: vec![1, 2, 3] });
+    let mut rec = owned::PartitionChangeRecord {
+        partition_id: 9,
+        isr: Some(kafka_wire::SmallVec::from_slice(&[1, 2])),
+        ..Default::default()
+    };
+    rec.unknown_tagged_fields.push(kafka_wire::OwnedRawTaggedField {
+        tag: 99,
+        data: vec![1, 2, 3],
+    });
     let j = owned_to_json(&rec, 1).unwrap();
     assert_eq!(j["_unknownTaggedFields"], json!([{"tag": 99, "data": "AQID"}]));
     let back: owned::PartitionChangeRecord = from_json(&j, 1).unwrap();

@@ -4,7 +4,9 @@
 
 mod common;
 
-use kafka_wire::messages::alter_partition_request::owned::{AlterPartitionRequest, BrokerState, PartitionData, TopicData};
+use kafka_wire::messages::alter_partition_request::owned::{
+    AlterPartitionRequest, BrokerState, PartitionData, TopicData,
+};
 use kafka_wire::messages::metadata_response::owned::{
     MetadataResponse, MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
@@ -21,7 +23,12 @@ fn metadata(topics: usize, partitions: usize, replicas: usize, name_len: usize) 
     let ids: Vec<i32> = (0..replicas as i32).collect();
     MetadataResponse {
         brokers: (0..3)
-            .map(|i| MetadataResponseBroker { node_id: i, host: format!("broker-{i}").into(), port: 9092, ..Default::default() })
+            .map(|i| MetadataResponseBroker {
+                node_id: i,
+                host: format!("broker-{i}").into(),
+                port: 9092,
+                ..Default::default()
+            })
             .collect(),
         cluster_id: Some("cluster".into()),
         topics: (0..topics)
@@ -75,7 +82,13 @@ fn alter_partition_request_keeps_isr_with_epochs_inline() {
                 partitions: (0..20)
                     .map(|p| PartitionData {
                         partition_index: p,
-                        new_isr_with_epochs: (0..3).map(|b| BrokerState { broker_id: b, broker_epoch: 100 + i64::from(b), ..Default::default() }).collect(),
+                        new_isr_with_epochs: (0..3)
+                            .map(|b| BrokerState {
+                                broker_id: b,
+                                broker_epoch: 100 + i64::from(b),
+                                ..Default::default()
+                            })
+                            .collect(),
                         ..Default::default()
                     })
                     .collect(),
@@ -87,4 +100,3 @@ fn alter_partition_request_keeps_isr_with_epochs_inline() {
     let bytes = m.to_vec(3).expect("encodes");
     assert_eq!(allocations(&bytes, 3, &m), 1 + 5);
 }
-

@@ -17,7 +17,11 @@ fn hostile<M: OwnedMessage + std::fmt::Debug>(input: &[u8], v: i16) -> (DecodeEr
 }
 
 fn assert_bounded(used: usize, input: &[u8]) {
-    assert!(used <= 8 * input.len(), "allocated {used} bytes for a {}-byte input", input.len());
+    assert!(
+        used <= 8 * input.len(),
+        "allocated {used} bytes for a {}-byte input",
+        input.len()
+    );
 }
 
 #[test]
@@ -43,7 +47,9 @@ fn strings_classic_and_compact() {
     assert!(matches!(k, DecodeErrorKind::UnexpectedEof { .. }), "{k:?}");
     assert_bounded(used, &input);
     // MetadataRequest v12: a compact name of 2 GiB (uvarint 0x80000000).
-    let input = [0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x80, 0x80, 0x80, 0x08];
+    let input = [
+        0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x80, 0x80, 0x80, 0x08,
+    ];
     let (k, used) = hostile::<MetadataRequest>(&input, 12);
     assert!(matches!(k, DecodeErrorKind::StringTooLong { .. }), "{k:?}");
     assert_bounded(used, &input);
@@ -67,7 +73,9 @@ fn bytes_classic_and_compact() {
 fn records_classic_and_compact() {
     // ProduceRequest v3: transactional id null, acks, timeout, one topic "t", one partition,
     // records claiming 2 GiB - 1.
-    let mut input = vec![0xff, 0xff, 0, 1, 0, 0, 0, 100, 0, 0, 0, 1, 0, 1, b't', 0, 0, 0, 1, 0, 0, 0, 0];
+    let mut input = vec![
+        0xff, 0xff, 0, 1, 0, 0, 0, 100, 0, 0, 0, 1, 0, 1, b't', 0, 0, 0, 1, 0, 0, 0, 0,
+    ];
     input.extend_from_slice(&[0x7f, 0xff, 0xff, 0xff]);
     let (k, used) = hostile::<ProduceRequest>(&input, 3);
     assert!(matches!(k, DecodeErrorKind::LengthExceedsInput { .. }), "{k:?}");

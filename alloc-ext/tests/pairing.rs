@@ -10,15 +10,25 @@ fn answer<R: OwnedRequest>(bytes: &[u8], version: i16) -> R::Response {
 
 #[test]
 fn owned_requests_pair_with_their_owned_responses() {
-    assert_eq!(<metadata_request::owned::MetadataRequest as OwnedRequest>::API_KEY, ApiKey::Metadata);
-    assert_eq!(<produce_request::owned::ProduceRequest as OwnedRequest>::API_KEY, ApiKey::Produce);
+    assert_eq!(
+        <metadata_request::owned::MetadataRequest as OwnedRequest>::API_KEY,
+        ApiKey::Metadata
+    );
+    assert_eq!(
+        <produce_request::owned::ProduceRequest as OwnedRequest>::API_KEY,
+        ApiKey::Produce
+    );
     for &k in ApiKey::ALL {
         // Each key's request and response schemas name the same API.
         assert_eq!(k.request_info().api_key, k.response_info().api_key);
     }
-    let resp = metadata_response::owned::MetadataResponse { throttle_time_ms: 17, ..Default::default() };
+    let resp = metadata_response::owned::MetadataResponse {
+        throttle_time_ms: 17,
+        ..Default::default()
+    };
     let bytes = resp.to_vec(12).unwrap();
-    let back: metadata_response::owned::MetadataResponse = answer::<metadata_request::owned::MetadataRequest>(&bytes, 12);
+    let back: metadata_response::owned::MetadataResponse =
+        answer::<metadata_request::owned::MetadataRequest>(&bytes, 12);
     assert_eq!(back.throttle_time_ms, 17);
     assert_eq!(back, resp);
 }

@@ -22,14 +22,23 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/tests/data/reco
 /// every compressed batch here carries.
 fn sample_records() -> Vec<u8> {
     let keys: Vec<String> = (0..50).map(|i| format!("key-{i:03}")).collect();
-    let values: Vec<String> = (0..50).map(|i| format!("the quick brown fox #{i:03} jumps over the lazy dog")).collect();
-    let trace = [NewHeader::new("trace", Some(b"0af7651916cd43dd")), NewHeader::new("n", None)];
+    let values: Vec<String> = (0..50)
+        .map(|i| format!("the quick brown fox #{i:03} jumps over the lazy dog"))
+        .collect();
+    let trace = [
+        NewHeader::new("trace", Some(b"0af7651916cd43dd")),
+        NewHeader::new("n", None),
+    ];
     let recs: Vec<NewRecord<'_>> = (0..50)
         .map(|i| NewRecord {
             timestamp_delta: i as i64 * 10,
             offset_delta: i,
             key: Some(keys[i as usize].as_bytes()),
-            value: if i == 7 { None } else { Some(values[i as usize].as_bytes()) },
+            value: if i == 7 {
+                None
+            } else {
+                Some(values[i as usize].as_bytes())
+            },
             headers: if i % 2 == 0 { &trace } else { &[] },
             ..NewRecord::DEFAULT
         })
@@ -97,10 +106,16 @@ fn zstd_fixture() -> Vec<u8> {
 
 fn check_batch(batch: &[u8], codec: Compression, records: &[u8]) {
     let mut it = Batches::strict(batch);
-    let Some(Ok(Batch::V2(b))) = it.next() else { panic!("{codec:?}: not a batch") };
+    let Some(Ok(Batch::V2(b))) = it.next() else {
+        panic!("{codec:?}: not a batch")
+    };
     assert!(it.next().is_none());
     assert_eq!(b.compression(), codec);
-    assert_eq!(b.records().is_none(), codec != Compression::None, "core does not decompress");
+    assert_eq!(
+        b.records().is_none(),
+        codec != Compression::None,
+        "core does not decompress"
+    );
     let mut buf = Vec::new();
     let rs = batch_records(&b, &mut buf, DEFAULT_LIMIT).unwrap();
     assert_eq!(rs.bytes(), records, "{codec:?}");
@@ -111,7 +126,10 @@ fn check_batch(batch: &[u8], codec: Compression, records: &[u8]) {
     assert_eq!(b.offset_of(&all[49]), 1049);
     assert_eq!(b.timestamp_of(&all[49]), 1_700_000_000_490);
     let h: Vec<_> = all[4].headers.iter().collect();
-    assert_eq!((h[0].key_str(), h[0].value, h[1].value), (Some("trace"), Some(&b"0af7651916cd43dd"[..]), None));
+    assert_eq!(
+        (h[0].key_str(), h[0].value, h[1].value),
+        (Some("trace"), Some(&b"0af7651916cd43dd"[..]), None)
+    );
     assert!(all[5].headers.is_empty());
 }
 
@@ -122,7 +140,11 @@ fn one_batch_per_codec() {
         (0u8, Compression::None, records.clone()),
         (1, Compression::Gzip, gzip(&records)),
         (2, Compression::Snappy, xerial(&records)),
-        (2, Compression::Snappy, snap::raw::Encoder::new().compress_vec(&records).unwrap()),
+        (
+            2,
+            Compression::Snappy,
+            snap::raw::Encoder::new().compress_vec(&records).unwrap(),
+        ),
         (3, Compression::Lz4, lz4(&records)),
         (4, Compression::Zstd, zstd_fixture()),
     ];
@@ -143,12 +165,20 @@ fn the_builder_writes_compressed_batches_too() {
         partition_leader_epoch: 3,
         base_timestamp: 1_700_000_000_000,
         max_timestamp: Some(1_700_000_000_490),
-        records: BatchRecords::Compressed { compression: Compression::Gzip, record_count: 50, bytes: &z },
+        records: BatchRecords::Compressed {
+            compression: Compression::Gzip,
+            record_count: 50,
+            bytes: &z,
+        },
         ..BatchBuilder::DEFAULT
     };
     let mut out = Vec::new();
     builder.encode(&mut out).unwrap();
-    assert_eq!(out, frame_batch(1, 50, &z), "the builder writes what the hand framing does");
+    assert_eq!(
+        out,
+        frame_batch(1, 50, &z),
+        "the builder writes what the hand framing does"
+    );
 }
 
 /// A zstd frame written by hand: a raw block and an RLE block.
@@ -167,7 +197,13 @@ const ZSTD_BY_HAND: &[u8] = &[
 fn zstd_frames_written_by_hand() {
     assert_eq!(decompress(Compression::Zstd, ZSTD_BY_HAND, 100).unwrap(), b"hello!!!");
     let e = decompress(Compression::Zstd, ZSTD_BY_HAND, 7).unwrap_err();
-    assert_eq!(e, DecompressError::TooLarge { codec: Compression::Zstd, limit: 7 });
+    assert_eq!(
+        e,
+        DecompressError::TooLarge {
+            codec: Compression::Zstd,
+            limit: 7
+        }
+    );
 }
 
 /// A zstd frame of `n` RLE blocks of 128 KiB each: a few bytes that expand to `n` × 128 KiB.
@@ -189,25 +225,40 @@ fn decompression_bombs_fail_with_a_typed_error() {
     let bombs = [
         (Compression::Gzip, gzip(&zeros)),
         (Compression::Snappy, xerial(&zeros)),
-        (Compression::Snappy, snap::raw::Encoder::new().compress_vec(&zeros).unwrap()),
+        (
+            Compression::Snappy,
+            snap::raw::Encoder::new().compress_vec(&zeros).unwrap(),
+        ),
         (Compression::Lz4, lz4(&zeros)),
         (Compression::Zstd, zstd_bomb(32)),
     ];
     for (codec, bomb) in bombs {
-        assert!(bomb.len() < 1 << 20, "{codec:?}: a bomb is small ({} bytes)", bomb.len());
+        assert!(
+            bomb.len() < 1 << 20,
+            "{codec:?}: a bomb is small ({} bytes)",
+            bomb.len()
+        );
         let e = decompress(codec, &bomb, limit).unwrap_err();
         assert_eq!(e, DecompressError::TooLarge { codec, limit }, "{codec:?}");
         assert!(e.to_string().contains("exceeds the limit of 1048576 bytes"), "{e}");
         // Through a batch as well.
         let batch = frame_batch(codec.id(), 1, &bomb);
-        let Some(Ok(Batch::V2(b))) = Batches::new(&batch).next() else { panic!() };
+        let Some(Ok(Batch::V2(b))) = Batches::new(&batch).next() else {
+            panic!()
+        };
         let mut buf = Vec::new();
-        assert_eq!(batch_records(&b, &mut buf, limit).unwrap_err(), DecompressError::TooLarge { codec, limit });
+        assert_eq!(
+            batch_records(&b, &mut buf, limit).unwrap_err(),
+            DecompressError::TooLarge { codec, limit }
+        );
     }
     // Just under the limit is fine.
     let ok = vec![0u8; limit];
     assert_eq!(decompress(Compression::Gzip, &gzip(&ok), limit).unwrap().len(), limit);
-    assert_eq!(decompress(Compression::Zstd, &zstd_bomb(8), limit).unwrap().len(), limit);
+    assert_eq!(
+        decompress(Compression::Zstd, &zstd_bomb(8), limit).unwrap().len(),
+        limit
+    );
 }
 
 #[test]
@@ -221,23 +272,38 @@ fn corrupt_payloads_and_lying_counts_are_typed_errors() {
     ] {
         payload.truncate(payload.len() / 2);
         let e = decompress(codec, &payload, DEFAULT_LIMIT).unwrap_err();
-        assert!(matches!(e, DecompressError::Corrupt { codec: c, .. } if c == codec), "{codec:?}: {e:?}");
+        assert!(
+            matches!(e, DecompressError::Corrupt { codec: c, .. } if c == codec),
+            "{codec:?}: {e:?}"
+        );
     }
     // An LZ4 frame cut inside its content-size field.
-    assert!(matches!(decompress(Compression::Lz4, &[0x04, 0x22, 0x4d, 0x18, 0x68, 0x40, 0, 0], 100), Err(DecompressError::Corrupt { .. })));
+    assert!(matches!(
+        decompress(Compression::Lz4, &[0x04, 0x22, 0x4d, 0x18, 0x68, 0x40, 0, 0], 100),
+        Err(DecompressError::Corrupt { .. })
+    ));
     // A batch whose count does not match its (decompressed) records.
     let z = gzip(&records);
     for (count, kind) in [
         (49, DecodeErrorKind::TrailingBytes { count: 0 }),
         (51, DecodeErrorKind::UnexpectedEof { needed: 1 }),
-        (i32::MAX, DecodeErrorKind::LengthExceedsInput { length: i32::MAX as i64 }),
+        (
+            i32::MAX,
+            DecodeErrorKind::LengthExceedsInput {
+                length: i32::MAX as i64,
+            },
+        ),
     ] {
         let batch = frame_batch(1, count, &z);
         let (b, _) = RecordBatch::parse(&batch).unwrap();
         let mut buf = Vec::new();
-        let DecompressError::Records(e) = batch_records(&b, &mut buf, DEFAULT_LIMIT).unwrap_err() else { panic!() };
+        let DecompressError::Records(e) = batch_records(&b, &mut buf, DEFAULT_LIMIT).unwrap_err() else {
+            panic!()
+        };
         match kind {
-            DecodeErrorKind::TrailingBytes { .. } => assert!(matches!(e.kind(), DecodeErrorKind::TrailingBytes { .. }), "{e}"),
+            DecodeErrorKind::TrailingBytes { .. } => {
+                assert!(matches!(e.kind(), DecodeErrorKind::TrailingBytes { .. }), "{e}")
+            }
             k => assert_eq!(e.kind(), k, "{e}"),
         }
     }
@@ -272,7 +338,9 @@ fn legacy_wrappers_gzip_snappy_lz4() {
     inner.extend(legacy(1, 1, 0, None, Some(b"second")));
     for (id, payload) in [(1u8, gzip(&inner)), (2, xerial(&inner)), (3, lz4(&inner))] {
         let w = legacy(11, 1, id, None, Some(&payload));
-        let Some(Ok(Batch::Legacy(m))) = Batches::strict(&w).next() else { panic!() };
+        let Some(Ok(Batch::Legacy(m))) = Batches::strict(&w).next() else {
+            panic!()
+        };
         let bytes = legacy_inner(&m, DEFAULT_LIMIT).unwrap().unwrap();
         assert_eq!(bytes, inner);
         let msgs: Vec<_> = Batches::strict(&bytes)
@@ -287,7 +355,9 @@ fn legacy_wrappers_gzip_snappy_lz4() {
     }
     // Not a wrapper: nothing to decompress.
     let plain = legacy(0, 0, 0, None, Some(b"x"));
-    let Some(Ok(Batch::Legacy(m))) = Batches::strict(&plain).next() else { panic!() };
+    let Some(Ok(Batch::Legacy(m))) = Batches::strict(&plain).next() else {
+        panic!()
+    };
     assert_eq!(legacy_inner(&m, DEFAULT_LIMIT).unwrap(), None);
 }
 
@@ -299,13 +369,24 @@ fn magic_0_lz4_wrapper_with_kafkas_broken_header_checksum() {
     let hc_at = 6; // magic (4), FLG, BD; no content size
     assert_eq!(frame[4] & 0x08, 0);
     frame[hc_at] = (twox_hash::XxHash32::oneshot(0, &frame[..hc_at]) >> 8) as u8;
-    assert!(matches!(decompress(Compression::Lz4, &frame, DEFAULT_LIMIT), Err(DecompressError::Corrupt { .. })));
+    assert!(matches!(
+        decompress(Compression::Lz4, &frame, DEFAULT_LIMIT),
+        Err(DecompressError::Corrupt { .. })
+    ));
     let w = legacy(5, 0, 3, None, Some(&frame));
-    let Some(Ok(Batch::Legacy(m))) = Batches::strict(&w).next() else { panic!() };
-    assert_eq!(legacy_inner(&m, DEFAULT_LIMIT).unwrap().unwrap(), inner, "repaired, as Kafka ignores it at magic 0");
+    let Some(Ok(Batch::Legacy(m))) = Batches::strict(&w).next() else {
+        panic!()
+    };
+    assert_eq!(
+        legacy_inner(&m, DEFAULT_LIMIT).unwrap().unwrap(),
+        inner,
+        "repaired, as Kafka ignores it at magic 0"
+    );
     // At magic 1 the checksum must be right.
     let w1 = legacy(5, 1, 3, None, Some(&frame));
-    let Some(Ok(Batch::Legacy(m1))) = Batches::strict(&w1).next() else { panic!() };
+    let Some(Ok(Batch::Legacy(m1))) = Batches::strict(&w1).next() else {
+        panic!()
+    };
     assert!(legacy_inner(&m1, DEFAULT_LIMIT).is_err());
 }
 
@@ -353,9 +434,17 @@ fn core_rejects_hostile_batches_without_allocating() {
     let mut length = count.clone();
     length[8..12].copy_from_slice(&i32::MAX.to_be_bytes());
 
-    let rec = [NewRecord { value: Some(b"v"), ..NewRecord::DEFAULT }];
+    let rec = [NewRecord {
+        value: Some(b"v"),
+        ..NewRecord::DEFAULT
+    }];
     let mut big_record = Vec::new();
-    BatchBuilder { records: BatchRecords::Plain(&rec), ..BatchBuilder::DEFAULT }.encode(&mut big_record).unwrap();
+    BatchBuilder {
+        records: BatchRecords::Plain(&rec),
+        ..BatchBuilder::DEFAULT
+    }
+    .encode(&mut big_record)
+    .unwrap();
     let mut big_headers = big_record.clone();
     big_record.truncate(61);
     big_record.extend([0x80, 0x80, 0x80, 0x80, 0x08]); // length varint 2^30 (zig-zag)
@@ -373,17 +462,34 @@ fn core_rejects_hostile_batches_without_allocating() {
     let crc = crc32c(&big_headers[21..]);
     big_headers[17..21].copy_from_slice(&crc.to_be_bytes());
 
-    for (name, input) in [("count", &count), ("record length", &big_record), ("header count", &big_headers)] {
+    for (name, input) in [
+        ("count", &count),
+        ("record length", &big_record),
+        ("header count", &big_headers),
+    ] {
         let (r, used) = allocated_by(|| Batches::new(input).next().map(|x| x.map(|_| ()).map_err(|e| e.kind())));
         let kind = r.unwrap().unwrap_err();
-        assert!(matches!(kind, DecodeErrorKind::LengthExceedsInput { .. }), "{name}: {kind:?}");
+        assert!(
+            matches!(kind, DecodeErrorKind::LengthExceedsInput { .. }),
+            "{name}: {kind:?}"
+        );
         assert_eq!(used, 0, "{name}: core allocated");
     }
     let (r, used) = allocated_by(|| RecordBatch::parse(&length).map(|_| ()).map_err(|e| e.kind()));
-    assert_eq!(r, Err(DecodeErrorKind::LengthExceedsInput { length: i32::MAX as i64 }));
+    assert_eq!(
+        r,
+        Err(DecodeErrorKind::LengthExceedsInput {
+            length: i32::MAX as i64
+        })
+    );
     assert_eq!(used, 0);
     let (r, used) = allocated_by(|| Records::parse(&[0u8; 64], i32::MAX).map(|_| ()).map_err(|e| e.kind()));
-    assert_eq!(r, Err(DecodeErrorKind::LengthExceedsInput { length: i32::MAX as i64 }));
+    assert_eq!(
+        r,
+        Err(DecodeErrorKind::LengthExceedsInput {
+            length: i32::MAX as i64
+        })
+    );
     assert_eq!(used, 0);
 
     // And walking a good batch allocates nothing either.
@@ -432,9 +538,24 @@ fn record_batch_fuzz_seeds_are_committed() {
     let few: Vec<u8> = {
         let h = [NewHeader::new("h", Some(b"v")), NewHeader::new("null", None)];
         let recs = [
-            NewRecord { key: Some(b"k0"), value: Some(b"hello"), headers: &h, ..NewRecord::DEFAULT },
-            NewRecord { timestamp_delta: 7, offset_delta: 1, ..NewRecord::DEFAULT },
-            NewRecord { timestamp_delta: 3, offset_delta: 2, key: Some(b""), value: Some(b"x"), ..NewRecord::DEFAULT },
+            NewRecord {
+                key: Some(b"k0"),
+                value: Some(b"hello"),
+                headers: &h,
+                ..NewRecord::DEFAULT
+            },
+            NewRecord {
+                timestamp_delta: 7,
+                offset_delta: 1,
+                ..NewRecord::DEFAULT
+            },
+            NewRecord {
+                timestamp_delta: 3,
+                offset_delta: 2,
+                key: Some(b""),
+                value: Some(b"x"),
+                ..NewRecord::DEFAULT
+            },
         ];
         let mut out = Vec::new();
         encode_records(&recs, &mut out).unwrap();
@@ -450,11 +571,18 @@ fn record_batch_fuzz_seeds_are_committed() {
         ("v2-plain", frame_batch(0, 3, &few)),
         ("v2-gzip", frame_batch(1, 50, &gzip(&records))),
         ("v2-snappy-xerial", frame_batch(2, 50, &xerial(&records))),
-        ("v2-snappy-raw", frame_batch(2, 50, &snap::raw::Encoder::new().compress_vec(&records).unwrap())),
+        (
+            "v2-snappy-raw",
+            frame_batch(2, 50, &snap::raw::Encoder::new().compress_vec(&records).unwrap()),
+        ),
         ("v2-lz4", frame_batch(3, 50, &lz4(&records))),
         ("v2-zstd", frame_batch(4, 50, &zstd_fixture())),
     ];
-    let txn_value = [NewRecord { key: Some(b"a"), value: Some(b"v1"), ..NewRecord::DEFAULT }];
+    let txn_value = [NewRecord {
+        key: Some(b"a"),
+        value: Some(b"v1"),
+        ..NewRecord::DEFAULT
+    }];
     let mut txn = build(BatchBuilder {
         base_offset: 19,
         attributes: Attributes::NONE.with_transactional(true),
@@ -465,7 +593,11 @@ fn record_batch_fuzz_seeds_are_committed() {
         ..BatchBuilder::DEFAULT
     });
     // COMMIT marker: key = version 0, type 1; value = version 0, coordinator epoch 5.
-    let marker = [NewRecord { key: Some(&[0, 0, 0, 1]), value: Some(&[0, 0, 0, 0, 0, 5]), ..NewRecord::DEFAULT }];
+    let marker = [NewRecord {
+        key: Some(&[0, 0, 0, 1]),
+        value: Some(&[0, 0, 0, 0, 0, 5]),
+        ..NewRecord::DEFAULT
+    }];
     txn.extend(build(BatchBuilder {
         base_offset: 20,
         attributes: Attributes::NONE.with_transactional(true).with_control(true),
@@ -475,11 +607,24 @@ fn record_batch_fuzz_seeds_are_committed() {
         ..BatchBuilder::DEFAULT
     }));
     seeds.push(("v2-transaction-and-commit", txn));
-    let topic = kafka_wire::metadata::TopicRecord { name: "orders", topic_id: kafka_wire::Uuid::from_u128(7), ..Default::default() };
+    let topic = kafka_wire::metadata::TopicRecord {
+        name: "orders",
+        topic_id: kafka_wire::Uuid::from_u128(7),
+        ..Default::default()
+    };
     let mut framed = [0u8; 64];
     let n = encode_metadata_record(&MetadataRecord::Topic(topic), 0, &mut framed).unwrap();
-    let meta = [NewRecord { value: Some(&framed[..n]), ..NewRecord::DEFAULT }];
-    seeds.push(("v2-cluster-metadata", build(BatchBuilder { records: BatchRecords::Plain(&meta), ..BatchBuilder::DEFAULT })));
+    let meta = [NewRecord {
+        value: Some(&framed[..n]),
+        ..NewRecord::DEFAULT
+    }];
+    seeds.push((
+        "v2-cluster-metadata",
+        build(BatchBuilder {
+            records: BatchRecords::Plain(&meta),
+            ..BatchBuilder::DEFAULT
+        }),
+    ));
     let mut tail = frame_batch(0, 3, &few);
     let second = frame_batch(0, 3, &few);
     tail.extend(&second[..second.len() / 2]);
@@ -487,7 +632,11 @@ fn record_batch_fuzz_seeds_are_committed() {
     let mut legacy_set = legacy(0, 0, 0, None, Some(b"old"));
     legacy_set.extend(legacy(1, 1, 0, Some(b"k"), Some(b"newer")));
     seeds.push(("legacy-v0-v1", legacy_set));
-    let inner = [legacy(0, 1, 0, Some(b"a"), Some(b"first")), legacy(1, 1, 0, None, Some(b"second"))].concat();
+    let inner = [
+        legacy(0, 1, 0, Some(b"a"), Some(b"first")),
+        legacy(1, 1, 0, None, Some(b"second")),
+    ]
+    .concat();
     seeds.push(("legacy-v1-gzip-wrapper", legacy(11, 1, 1, None, Some(&gzip(&inner)))));
     seeds.push(("legacy-v1-lz4-wrapper", legacy(11, 1, 3, None, Some(&lz4(&inner)))));
 
@@ -502,8 +651,16 @@ fn record_batch_fuzz_seeds_are_committed() {
         // Every seed reads without error, and passes the fuzz target's checks.
         assert!(Batches::new(bytes).all(|b| b.is_ok()), "{name}");
         kafka_wire_ext::fuzzing::check_record_batches(bytes);
-        let committed = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("fuzz/corpus/record_batches/{name}: {e}"));
-        assert_eq!(&committed, bytes, "fuzz/corpus/record_batches/{name} differs from what this test makes");
+        let committed =
+            std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("fuzz/corpus/record_batches/{name}: {e}"));
+        assert_eq!(
+            &committed, bytes,
+            "fuzz/corpus/record_batches/{name} differs from what this test makes"
+        );
     }
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), seeds.len(), "unexpected files in fuzz/corpus/record_batches");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        seeds.len(),
+        "unexpected files in fuzz/corpus/record_batches"
+    );
 }

@@ -173,12 +173,20 @@ impl<'b> Oracle<'b> {
             Kind::Bytes | Kind::Records => {
                 let n = self.len(compact, false);
                 let b = (n >= 0).then(|| self.take(n as usize));
-                let what = if matches!(kind, Kind::Records) { "records" } else { "bytes" };
+                let what = if matches!(kind, Kind::Records) {
+                    "records"
+                } else {
+                    "bytes"
+                };
                 format!("{what} {b:?}")
             }
             Kind::Struct(d) => {
                 if nullable {
-                    let null = if tagged { (self.uvarint() as i32) <= 0 } else { (self.fixed::<1>()[0] as i8) < 0 };
+                    let null = if tagged {
+                        (self.uvarint() as i32) <= 0
+                    } else {
+                        (self.fixed::<1>()[0] as i8) < 0
+                    };
                     if null {
                         self.ev.push((id, "null".into()));
                         return;
@@ -204,7 +212,10 @@ fn visiting_reports_every_field_the_schema_tables_find() {
                 let bytes = kafka_wire::arbitrary_bytes(e.schema, v, &mut Unstructured::new(&data)).unwrap();
                 let mut rec = Recorder::default();
                 (e.visit)(&bytes, v, &mut rec).unwrap_or_else(|err| panic!("{} v{v}: {err}", e.info.name));
-                let mut oracle = Oracle { b: &bytes, ev: Vec::new() };
+                let mut oracle = Oracle {
+                    b: &bytes,
+                    ev: Vec::new(),
+                };
                 oracle.st(e.schema, v);
                 assert!(oracle.b.is_empty(), "{} v{v}: the oracle left bytes", e.info.name);
                 assert_eq!(rec.0, oracle.ev, "{} v{v} seed {seed}", e.info.name);
@@ -225,7 +236,10 @@ fn visiting_fails_where_parsing_fails_with_the_same_error() {
         for v in e.info.min_version..=e.info.max_version {
             let data = noise(4242 + 31 * v as u64 + e.info.name.len() as u64, 2048);
             let bytes = kafka_wire::arbitrary_bytes(e.schema, v, &mut Unstructured::new(&data)).unwrap();
-            let mut inputs: Vec<Vec<u8>> = (0..bytes.len()).step_by(1 + bytes.len() / 24).map(|k| bytes[..k].to_vec()).collect();
+            let mut inputs: Vec<Vec<u8>> = (0..bytes.len())
+                .step_by(1 + bytes.len() / 24)
+                .map(|k| bytes[..k].to_vec())
+                .collect();
             for (k, r) in noise(v as u64 + 9, 16).chunks(2).enumerate() {
                 let mut bad = bytes.clone();
                 if !bad.is_empty() {

@@ -23,7 +23,12 @@ fn all(c: &mut Criterion) {
             black_box((op.op)());
             summary.push(format!("{}={}", op.name, kafka_wire_bench::allocations() - before));
         }
-        println!("{} ({} bytes) allocations per operation: {}", case.name, case.bytes.len(), summary.join(" "));
+        println!(
+            "{} ({} bytes) allocations per operation: {}",
+            case.name,
+            case.bytes.len(),
+            summary.join(" ")
+        );
         let mut g = c.benchmark_group(case.name.clone());
         g.throughput(Throughput::Bytes(case.bytes.len() as u64));
         for op in ops.iter_mut() {

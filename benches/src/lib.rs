@@ -324,7 +324,9 @@ fn check_case<M: Msg>(bytes: &'static [u8], v: i16) -> Result<(), String> {
     M::walk(&view, &mut ours);
     // Re-encodings: from the view, and from the owned value.
     let mut buf = vec![0u8; bytes.len()];
-    let n = view.encode_to_slice(&mut buf, v).map_err(|e| format!("kafka-wire encode: {e}"))?;
+    let n = view
+        .encode_to_slice(&mut buf, v)
+        .map_err(|e| format!("kafka-wire encode: {e}"))?;
     if buf[..n] != *bytes {
         return Err("kafka-wire's encoding from the view differs from the input".into());
     }
@@ -337,7 +339,9 @@ fn check_case<M: Msg>(bytes: &'static [u8], v: i16) -> Result<(), String> {
     }
     // The timed encode: one pass into a slice.
     buf.fill(0);
-    let n = owned.encode_to_slice(&mut buf, v).map_err(|e| format!("kafka-wire owned encode: {e}"))?;
+    let n = owned
+        .encode_to_slice(&mut buf, v)
+        .map_err(|e| format!("kafka-wire owned encode: {e}"))?;
     if buf[..n] != *bytes {
         return Err("kafka-wire's one-pass encoding from the owned value differs from the input".into());
     }
@@ -357,10 +361,14 @@ fn check_case<M: Msg>(bytes: &'static [u8], v: i16) -> Result<(), String> {
         let mut theirs = Digest::default();
         M::kp_walk(&kp, &mut theirs);
         if theirs.0 != ours.0 {
-            return Err(format!("content differs: kafka-wire digest {:#x}, kafka-protocol {:#x}", ours.0, theirs.0));
+            return Err(format!(
+                "content differs: kafka-wire digest {:#x}, kafka-protocol {:#x}",
+                ours.0, theirs.0
+            ));
         }
         let mut out = BytesMut::new();
-        kp.encode(&mut out, v).map_err(|e| format!("kafka-protocol encode: {e}"))?;
+        kp.encode(&mut out, v)
+            .map_err(|e| format!("kafka-protocol encode: {e}"))?;
         if out[..] != *bytes {
             return Err("kafka-protocol's re-encoding differs from the input".into());
         }
@@ -509,7 +517,13 @@ pub fn read_all(b: &[u8]) -> u64 {
 
 fn case<M: Msg>(name: &str, version: i16, bytes: Vec<u8>) -> Case {
     let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-    Case { name: name.to_string(), version, bytes, check_fn: check_case::<M>, ops_fn: ops::<M> }
+    Case {
+        name: name.to_string(),
+        version,
+        bytes,
+        check_fn: check_case::<M>,
+        ops_fn: ops::<M>,
+    }
 }
 
 /// Encodes a `kafka-protocol` value.
@@ -628,13 +642,23 @@ pub mod gen {
                     sequence: -1,
                     timestamp: 1_700_000_000_000 + i,
                     key: Some(Bytes::from(format!("key-{i}"))),
-                    value: Some(Bytes::from(vec![b'a' + (i as u8 % 26); if i == 0 { first } else { 1000 }])),
+                    value: Some(Bytes::from(vec![
+                        b'a' + (i as u8 % 26);
+                        if i == 0 { first } else { 1000 }
+                    ])),
                     headers: Default::default(),
                 })
                 .collect();
             let mut buf = BytesMut::new();
-            RecordBatchEncoder::encode(&mut buf, &recs, &RecordEncodeOptions { version: 2, compression: Compression::None })
-                .expect("records");
+            RecordBatchEncoder::encode(
+                &mut buf,
+                &recs,
+                &RecordEncodeOptions {
+                    version: 2,
+                    compression: Compression::None,
+                },
+            )
+            .expect("records");
             buf.freeze()
         };
         let probe = make(1000);
@@ -706,7 +730,11 @@ pub mod gen {
             l.security_protocol = proto;
             m.listeners.push(l);
         }
-        for (name, lo, hi) in [("metadata.version", 1i16, 27i16), ("kraft.version", 0, 1), ("group.version", 0, 1)] {
+        for (name, lo, hi) in [
+            ("metadata.version", 1i16, 27i16),
+            ("kraft.version", 0, 1),
+            ("group.version", 0, 1),
+        ] {
             let mut f = kp::broker_registration_request::Feature::default();
             f.name = s(name);
             f.min_supported_version = lo;

@@ -19,10 +19,7 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
         null_one_in: 4,
     };
     let by_name = |n: &str| msgs.iter().find(|m| m.group == "messages" && m.name == n);
-    for m in msgs
-        .iter()
-        .filter(|m| m.kind == "request" && m.group == "messages")
-    {
+    for m in msgs.iter().filter(|m| m.kind == "request" && m.group == "messages") {
         let base = strip(&m.name, "Request");
         let target = format!("api_{}", snake(base));
         for (dir, mm) in [(0u8, Some(m)), (1u8, by_name(&format!("{base}Response")))] {
@@ -33,10 +30,7 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
                 let mut bytes = vec![(dir << 7) | (v - min)];
                 bytes.extend(sample(mm, v, &mut rng, opt));
                 out.insert(
-                    format!(
-                        "{target}/{}-v{v}",
-                        if dir == 0 { "request" } else { "response" }
-                    ),
+                    format!("{target}/{}-v{v}", if dir == 0 { "request" } else { "response" }),
                     bytes,
                 );
                 if dir == 0 {
@@ -48,10 +42,7 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
             }
         }
     }
-    for m in msgs
-        .iter()
-        .filter(|m| m.kind == "metadata" && m.group == "metadata")
-    {
+    for m in msgs.iter().filter(|m| m.kind == "metadata" && m.group == "metadata") {
         let target = format!("metadata_{}", snake(strip(&m.name, "Record")));
         let min = m.valid.min().unwrap_or(0);
         for v in m.valid.iter() {
@@ -66,10 +57,7 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
                 uvarint(&mut framed, x);
             }
             framed.extend(body);
-            out.insert(
-                format!("request_frames/metadata-{}-v{v}", snake(&m.name)),
-                framed,
-            );
+            out.insert(format!("request_frames/metadata-{}-v{v}", snake(&m.name)), framed);
         }
     }
     for (i, (folder, sel)) in [
@@ -84,9 +72,10 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
             .iter()
             .filter(|m| m.folder == *folder && m.kind == "coordinator-key")
         {
-            let Some(val) = msgs.iter().find(|m| {
-                m.folder == *folder && m.kind == "coordinator-value" && m.api_key == k.api_key
-            }) else {
+            let Some(val) = msgs
+                .iter()
+                .find(|m| m.folder == *folder && m.kind == "coordinator-value" && m.api_key == k.api_key)
+            else {
                 continue;
             };
             let mut rng = Rng::new(i as u64 * 7 + k.api_key.unwrap_or(0) as u64);
@@ -101,10 +90,7 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
                 let mut bytes = vec![*sel, key.len() as u8];
                 bytes.extend(&key);
                 bytes.extend(&value);
-                out.insert(
-                    format!("coordinator_records/{}-v{v}", snake(&val.name)),
-                    bytes,
-                );
+                out.insert(format!("coordinator_records/{}-v{v}", snake(&val.name)), bytes);
             }
         }
     }
@@ -112,7 +98,7 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
         let mut rng = Rng::new(i + 1);
         out.insert(
             format!("structured/seed-{i}"),
-            (0..256).map(|_| rng.next() as u8).collect(),
+            (0..256).map(|_| rng.next_u64() as u8).collect(),
         );
     }
     out
@@ -131,7 +117,7 @@ fn request_frame(m: &Message, v: u8, rng: &mut Rng, opt: Options) -> Vec<u8> {
     let mut p = Vec::new();
     p.extend_from_slice(&m.api_key.unwrap_or(0).to_be_bytes());
     p.extend_from_slice(&i16::from(v).to_be_bytes());
-    p.extend_from_slice(&(rng.next() as i32).to_be_bytes());
+    p.extend_from_slice(&(rng.next_u64() as i32).to_be_bytes());
     let header_v0 = m.name == "ControlledShutdownRequest" && v == 0;
     if !header_v0 {
         p.extend_from_slice(&4i16.to_be_bytes());

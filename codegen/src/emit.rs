@@ -129,9 +129,7 @@ fn inline_cap(t: &Type, all: &[(String, String, Vec<Field>)]) -> Option<usize> {
             .and_then(|(_, _, fs)| fs.iter().map(|f| fixed_width(&f.ty)).sum::<Option<usize>>()),
         _ => None,
     };
-    width
-        .filter(|&w| w <= INLINE_ELEM_BYTES)
-        .map(|_| INLINE_ELEMS)
+    width.filter(|&w| w <= INLINE_ELEM_BYTES).map(|_| INLINE_ELEMS)
 }
 
 fn fixed_width(t: &Type) -> Option<usize> {
@@ -228,32 +226,87 @@ impl F<'_> {
         }
     }
 
-    /// An expression that is true when the field holds its default value.
-    fn is_default(&self) -> String {
-        let id = &self.id;
+    /// An expression that is true when the field differs from its default value.
+    fn is_set(&self) -> String {
+        self.default_test(&format!("self.{}", self.id), true)
+    }
+
+    /// `is_default` (`set` false) or `is_set` (`set` true) of the value `id`, written the way clippy asks
+    /// (`is_empty`, `is_none`, a bare bool).
+    fn default_test(&self, id: &str, set: bool) -> String {
         let d = self.default_expr();
+        let text_default = self.f.default.as_deref().unwrap_or("");
+        let (eq, bang) = if set { ("!=", "!") } else { ("==", "") };
         match (&self.f.ty, self.opt) {
-            (Type::Array(_), false) => format!("self.{id}.is_empty()"),
-            (Type::Array(_), true) if d == "None" => format!("self.{id}.is_none()"),
-            (Type::Array(_), true) => format!("self.{id}.as_ref().is_some_and(|a| a.is_empty())"),
-            (Type::Bytes | Type::Records, false) => format!("self.{id}.is_empty()"),
-            (Type::Bytes | Type::Records, true) if d == "None" => format!("self.{id}.is_none()"),
-            (Type::Bytes | Type::Records, true) => {
-                format!("self.{id}.as_ref().is_some_and(|b| b.is_empty())")
+            (_, true) if d == "None" => format!("{id}.{}()", if set { "is_some" } else { "is_none" }),
+            (Type::Array(_), false) | (Type::Bytes | Type::Records, false) => format!("{bang}{id}.is_empty()"),
+            (Type::Array(_) | Type::Bytes | Type::Records, true) => {
+                format!("{bang}{id}.as_ref().is_some_and(|a| a.is_empty())")
             }
-            (Type::Float64, _) => format!("self.{id}.to_bits() == ({d}).to_bits()"),
-            (Type::String, false) if self.owned => {
-                format!("self.{id} == {:?}", self.f.default.as_deref().unwrap_or(""))
+            (Type::Bool, false) => {
+                let plain = (d == "false") == set;
+                format!("{}{id}", if plain { "" } else { "!" })
             }
-            (Type::String, true) if self.owned => match d.as_str() {
-                "None" => format!("self.{id}.is_none()"),
-                _ => format!(
-                    "self.{id}.as_deref() == Some({:?})",
-                    self.f.default.as_deref().unwrap_or("")
-                ),
-            },
-            _ => format!("self.{id} == {d}"),
+            (Type::Float64, _) => format!("{id}.to_bits() {eq} ({d}).to_bits()"),
+            (Type::String, false) if text_default.is_empty() => format!("{bang}{id}.is_empty()"),
+            (Type::String, false) if self.owned => format!("{id} {eq} {text_default:?}"),
+            (Type::String, true) if self.owned => format!("{id}.as_deref() {eq} Some({text_default:?})"),
+            _ => format!("{id} {eq} {d}"),
         }
+    }
+}
+
+/// The opening of a block that runs when `c` holds: `if c {`, or a plain `{` when `c` is
+/// `"true"` (the block keeps its locals scoped). `c` is never `"false"` here.
+fn open_if(c: &str) -> String {
+    if c == "true" {
+        "{".into()
+    } else {
+        format!("if {c} {{")
+    }
+}
+
+/// The end of a block opened by [`open_if`], with the `else` branch only where it can run.
+fn close_else(c: &str, otherwise: &str) -> String {
+    if c == "true" {
+        "}".into()
+    } else {
+        format!("}} else {{ {otherwise} }}")
+    }
+}
+
+/// A statement that runs when `c` holds, without a test when `c` is `"true"`.
+fn when(c: &str, st: &str) -> String {
+    match c {
+        "true" => st.to_string(),
+        "false" => String::new(),
+        c => format!("if {c} {{ {st} }}"),
+    }
+}
+
+/// `if c { a } else { b }` as an expression, the branch alone when `c` is constant.
+fn select(c: &str, a: &str, b: &str) -> String {
+    match c {
+        "true" => a.to_string(),
+        "false" => b.to_string(),
+        c => format!("if {c} {{ {a} }} else {{ {b} }}"),
+    }
+}
+
+/// `a && b` for two conditions, where `"true"` and `"false"` are the constants `cond` returns.
+fn and(a: &str, b: &str) -> String {
+    let wrap = |e: &str| {
+        if e.contains("||") {
+            format!("({e})")
+        } else {
+            e.to_string()
+        }
+    };
+    match (a, b) {
+        ("false", _) | (_, "false") => "false".into(),
+        ("true", e) | (e, "true") => e.to_string(),
+        (a, b) if a == b => a.to_string(),
+        (a, b) => format!("{} && {}", wrap(a), wrap(b)),
     }
 }
 
@@ -263,10 +316,7 @@ fn encoding(m: &Message, x: &F, tagged: bool) -> (String, String) {
     let compact = if tagged {
         "true".to_string()
     } else {
-        cond(
-            x.f.flexible.map_or(m.flexible, |o| o.and(m.flexible)),
-            m.valid,
-        )
+        cond(x.f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), m.valid)
     };
     (compact, cond(x.f.nullable, m.valid))
 }
@@ -274,11 +324,7 @@ fn encoding(m: &Message, x: &F, tagged: bool) -> (String, String) {
 /// The fixed-width fields from `fs[i]` on that are present at the same versions, with their
 /// shared version condition: read or written as one run with one bounds check. `None` when
 /// `fs[i]` is not a fixed-width field present at some version.
-fn fixed_run<'f, 'm>(
-    fs: &'f [F<'m>],
-    i: usize,
-    valid: Versions,
-) -> Option<(String, Vec<&'f F<'m>>)> {
+fn fixed_run<'f, 'm>(fs: &'f [F<'m>], i: usize, valid: Versions) -> Option<(String, Vec<&'f F<'m>>)> {
     let run_cond = |x: &F| -> Option<String> {
         let c = cond(x.f.versions.minus(x.f.tagged), valid);
         (c != "false" && fixed_width(&x.f.ty).is_some()).then_some(c)
@@ -416,11 +462,7 @@ fn doc_field(m: &Message, x: &F) -> String {
         s.push_str(", map key");
     }
     if let Some(fv) = f.flexible {
-        let _ = write!(
-            s,
-            ", classic (non-compact) encoding outside {}",
-            vdoc(fv, m.valid)
-        );
+        let _ = write!(s, ", classic (non-compact) encoding outside {}", vdoc(fv, m.valid));
     }
     s.push('.');
     s
@@ -431,10 +473,7 @@ pub fn message_module(m: &Message) -> String {
     let mut o = String::new();
     let src = match (&m.origin.newer, &m.origin.older, &m.origin.draft) {
         (_, _, Some(d)) => format!("kafka-wire's draft schema schemas/kip-1279/{d}"),
-        (Some(n), Some(old), _) => format!(
-            "Apache Kafka {n} and {old} schemas ({}/{}.json)",
-            m.folder, m.name
-        ),
+        (Some(n), Some(old), _) => format!("Apache Kafka {n} and {old} schemas ({}/{}.json)", m.folder, m.name),
         (Some(n), None, _) => format!("Apache Kafka {n} schema ({}/{}.json)", m.folder, m.name),
         (None, Some(old), _) => format!("Apache Kafka {old} schema ({}/{}.json)", m.folder, m.name),
         (None, None, _) => format!("Apache Kafka schemas ({}/{}.json)", m.folder, m.name),
@@ -507,10 +546,7 @@ fn path_const(path: &str) -> String {
             }
         })
         .collect();
-    s.split('_')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("_")
+    s.split('_').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("_")
 }
 
 /// The `fields` module: every visitor field id as a constant, and the paths by id.
@@ -534,10 +570,7 @@ pub mod fields {
     for (id, p) in paths.iter().enumerate() {
         let name = path_const(p);
         assert!(seen.insert(name.clone()), "two fields named {name}");
-        let _ = writeln!(
-            o,
-            "    /// `{p}`.\n    pub const {name}: crate::FieldId = {id};"
-        );
+        let _ = writeln!(o, "    /// `{p}`.\n    pub const {name}: crate::FieldId = {id};");
     }
     o.push_str("    /// The path of each field, by id.\n    pub const PATHS: &[&str] = &[\n");
     for p in &paths {
@@ -634,10 +667,7 @@ fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]
             *base as usize + fields.len()
         );
         for (i, f) in fields.iter().enumerate() {
-            let compact = f
-                .flexible
-                .map_or(m.flexible, |x| x.and(m.flexible))
-                .and(m.valid);
+            let compact = f.flexible.map_or(m.flexible, |x| x.and(m.flexible)).and(m.valid);
             let _ = writeln!(
                 o,
                 "            FieldDesc {{ name: \"{}\", json: \"{}\", kind: {}, array: {}, versions: {:#x}, nullable: {:#x}, tagged: {:#x}, tag: {}, compact: {:#x}, ignorable: {}, default: {}, id: {} }},",
@@ -699,21 +729,23 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)])
             let _ = writeln!(o, "        pub {}: {},", x.id, x.rust_ty());
         }
         o.push_str("        /// Tagged fields this schema does not know.\n        pub unknown_tagged_fields: rt::OwnedTaggedFields,\n    }\n");
-        let _ = writeln!(o, "\n    impl Default for {name} {{\n        fn default() -> Self {{\n            Self {{");
+        let _ = writeln!(
+            o,
+            "\n    impl Default for {name} {{\n        fn default() -> Self {{\n            Self {{"
+        );
         for x in &fs {
             let _ = writeln!(o, "                {}: {},", x.id, x.default_expr());
         }
-        o.push_str("                unknown_tagged_fields: rt::OwnedTaggedFields::new(),\n            }\n        }\n    }\n");
+        o.push_str(
+            "                unknown_tagged_fields: rt::OwnedTaggedFields::new(),\n            }\n        }\n    }\n",
+        );
         let _ = writeln!(o, "\n    impl From<&super::{name}<'_>> for {name} {{\n        fn from(v: &super::{name}<'_>) -> Self {{\n            Self {{");
         for x in &fs {
             let _ = writeln!(o, "                {}: {},", x.id, from_view_expr(x));
         }
         o.push_str("                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),\n            }\n        }\n    }\n");
         let tagged: Vec<&F> = {
-            let mut t: Vec<&F> = fs
-                .iter()
-                .filter(|x| !x.f.tagged.and(m.valid).is_empty())
-                .collect();
+            let mut t: Vec<&F> = fs.iter().filter(|x| !x.f.tagged.and(m.valid).is_empty()).collect();
             t.sort_by_key(|x| x.f.tag);
             t
         };
@@ -774,15 +806,7 @@ fn emit_defmt(o: &mut String, name: &str, fs: &[F]) {
     );
 }
 
-fn emit_struct(
-    o: &mut String,
-    m: &Message,
-    name: &str,
-    prefix: &str,
-    fields: &[Field],
-    root: bool,
-    inline: bool,
-) {
+fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[Field], root: bool, inline: bool) {
     let fs = facts(fields, prefix);
     let valid = m.valid;
     let flex = cond(m.flexible, valid);
@@ -798,9 +822,7 @@ fn emit_struct(
             prefix.trim_end_matches('.')
         );
     }
-    o.push_str(
-        "///\n/// Returned by a parse as a view over the input, and built by hand for encoding.\n",
-    );
+    o.push_str("///\n/// Returned by a parse as a view over the input, and built by hand for encoding.\n");
     o.push_str("#[derive(Clone, Copy, Debug, PartialEq)]\n");
     let _ = writeln!(o, "pub struct {name}<'a> {{");
     for x in &fs {
@@ -811,27 +833,23 @@ fn emit_struct(
     o.push_str("    pub unknown_tagged_fields: rt::TaggedFields<'a>,\n}\n\n");
     // --- defaults ---
     let _ = writeln!(o, "impl<'a> {name}<'a> {{");
-    o.push_str(
-        "    /// Every field at its schema default.\n    pub const DEFAULT: Self = Self {\n",
-    );
+    o.push_str("    /// Every field at its schema default.\n    pub const DEFAULT: Self = Self {\n");
     for x in &fs {
         let _ = writeln!(o, "        {}: {},", x.id, x.default_expr());
     }
     o.push_str("        unknown_tagged_fields: rt::TaggedFields::EMPTY,\n    };\n}\n\n");
-    let _ = writeln!(o, "impl Default for {name}<'_> {{\n    fn default() -> Self {{\n        Self::DEFAULT\n    }}\n}}\n");
+    let _ = writeln!(
+        o,
+        "impl Default for {name}<'_> {{\n    fn default() -> Self {{\n        Self::DEFAULT\n    }}\n}}\n"
+    );
     emit_defmt(o, name, &fs);
     // --- Struct impl ---
     let tagged: Vec<&F> = {
-        let mut t: Vec<&F> = fs
-            .iter()
-            .filter(|x| !x.f.tagged.and(valid).is_empty())
-            .collect();
+        let mut t: Vec<&F> = fs.iter().filter(|x| !x.f.tagged.and(valid).is_empty()).collect();
         t.sort_by_key(|x| x.f.tag);
         t
     };
-    let known_mask: u64 = tagged
-        .iter()
-        .fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
+    let known_mask: u64 = tagged.iter().fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
     let _ = writeln!(o, "impl<'a> rt::Struct<'a> for {name}<'a> {{");
     // read
     let uses_v = |s: &str| s.contains('v');
@@ -867,7 +885,11 @@ fn emit_struct(
                     let w = fixed_width(&y.f.ty).unwrap_or(0);
                     if matches!(y.f.ty, Type::Bool) {
                         // Any non-zero byte is true; bytes other than 0 and 1 are non-canonical.
-                        let _ = writeln!(body, "        {ind}{bind}{} = rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&r));", y.id);
+                        let _ = writeln!(
+                            body,
+                            "        {ind}{bind}{} = rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&r));",
+                            y.id
+                        );
                     } else {
                         let _ = writeln!(
                             body,
@@ -893,13 +915,7 @@ fn emit_struct(
         let c = cond(present, valid);
         if c == "false" {
             if x.f.tagged.and(valid).is_empty() {
-                let _ = writeln!(
-                    body,
-                    "        let {}: {} = {};",
-                    x.id,
-                    x.rust_ty(),
-                    x.default_expr()
-                );
+                let _ = writeln!(body, "        let {}: {} = {};", x.id, x.rust_ty(), x.default_expr());
             }
             continue;
         }
@@ -923,7 +939,12 @@ fn emit_struct(
         if tagged.is_empty() {
             let _ = writeln!(
                 body,
-                "        let unknown_tagged_fields = if {flex} {{ rt::read::unknown_tags_only(c, \"{prefix}_tagged_fields\")? }} else {{ rt::TaggedFields::EMPTY }};"
+                "        let unknown_tagged_fields = {};",
+                select(
+                    &flex,
+                    &format!("rt::read::unknown_tags_only(c, \"{prefix}_tagged_fields\")?"),
+                    "rt::TaggedFields::EMPTY"
+                )
             );
         } else {
             for x in &tagged {
@@ -935,14 +956,17 @@ fn emit_struct(
                     x.default_expr()
                 );
             }
+            // The section's value: what the tag loop found, or none where the version has no section.
+            let _ = writeln!(body, "        let unknown_tagged_fields = {}", open_if(&flex));
             let _ = writeln!(
                 body,
-                "        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;"
+                "            let (n, section) = rt::read::tag_section(c, \"{prefix}_tagged_fields\")?;"
             );
-            let _ = writeln!(body, "        if {flex} {{");
-            let _ = writeln!(body, "            let (n, section) = rt::read::tag_section(c, \"{prefix}_tagged_fields\")?;");
             body.push_str("            let mut unknown = 0u32;\n            let mut next_tag = 0u64;\n            for _ in 0..n {\n");
-            let _ = writeln!(body, "                let (tag, size) = rt::read::next_tag(c, &mut next_tag, \"{prefix}_tagged_fields\")?;");
+            let _ = writeln!(
+                body,
+                "                let (tag, size) = rt::read::next_tag(c, &mut next_tag, \"{prefix}_tagged_fields\")?;"
+            );
             body.push_str("                let before = c.len();\n                match tag {\n");
             for x in &tagged {
                 let t = x.f.tag.unwrap_or(0);
@@ -957,21 +981,29 @@ fn emit_struct(
                 };
                 let local = format!("{}_tag", x.id.trim_start_matches("r#"));
                 // The encoder leaves a tagged field at its default out: one sent anyway is noted.
-                let at_default = x.is_default().replace(&format!("self.{}", x.id), &local);
+                let at_default = x.default_test(&local, false);
                 let _ = writeln!(
                     body,
                     "                    {t}{guard} => {{\n                        {local} = {e};\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                        rt::read::tag_at_default(c, {at_default});\n                    }}",
                     x.path
                 );
                 if tc != "true" {
-                    let _ = writeln!(body, "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),", x.path);
+                    let _ = writeln!(
+                        body,
+                        "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),",
+                        x.path
+                    );
                 }
             }
             let _ = writeln!(
                 body,
                 "                    _ => {{\n                        rt::read::skip_tag(c, size, \"{prefix}_tagged_fields\")?;\n                        unknown += 1;\n                    }}\n                }}\n            }}"
             );
-            let _ = writeln!(body, "            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, {known_mask:#x});\n        }}");
+            let _ = writeln!(
+                body,
+                "            rt::read::unknown_tags(section, c, n, unknown, {known_mask:#x})\n        {};",
+                close_else(&flex, "rt::TaggedFields::EMPTY")
+            );
         }
     }
     let sig_v = if needs_v { "v" } else { "_v" };
@@ -983,7 +1015,10 @@ fn emit_struct(
     // doubled the release build of core, and inlining leaves alone cost AlterPartitionRequest
     // v3 45% more parse instructions (README, "Build cost").
     let attr = if inline { "    #[inline]\n" } else { "" };
-    let _ = writeln!(o, "{attr}    fn read({sig_c}: &mut rt::Cursor<'a>, {sig_v}: i16) -> Result<Self, rt::DecodeError> {{");
+    let _ = writeln!(
+        o,
+        "{attr}    fn read({sig_c}: &mut rt::Cursor<'a>, {sig_v}: i16) -> Result<Self, rt::DecodeError> {{"
+    );
     o.push_str(&body);
     let mut init = String::new();
     for (x, id) in fs.iter().zip(&fields_init) {
@@ -1032,15 +1067,11 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
                 format!("rt::read::{}(c, \"{}\")?;", prim_fn(&x.f.ty), x.path)
             } else {
                 let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
-                let mut st =
-                    format!("match rt::read::run::<{total}>(c) {{\n            Some(_r) => {{");
+                let mut st = format!("match rt::read::run::<{total}>(c) {{\n            Some(_r) => {{");
                 let mut off = 0;
                 for y in &run {
                     if matches!(y.f.ty, Type::Bool) {
-                        let _ = write!(
-                            st,
-                            " rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&_r));"
-                        );
+                        let _ = write!(st, " rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&_r));");
                     }
                     off += fixed_width(&y.f.ty).unwrap_or(0);
                 }
@@ -1056,9 +1087,17 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
             match &f.ty {
                 Type::Array(e) => {
                     let nl = if x.opt { nullable.as_str() } else { "false" };
-                    format!("rt::read::check_array::<{}>(c, {compact}, {nl}, v, \"{p}\")?;", scalar_ty(e))
+                    format!(
+                        "rt::read::check_array::<{}>(c, {compact}, {nl}, v, \"{p}\")?;",
+                        scalar_ty(e)
+                    )
                 }
-                Type::Struct(n) if x.opt => format!("if rt::read::present(c, {nullable}, \"{p}\")? {{ <{n} as rt::Struct>::check(c, v)?; }}"),
+                Type::Struct(n) if x.opt => {
+                    // One `if` for the version and the presence byte.
+                    let guard = and(&c, &format!("rt::read::present(c, {nullable}, \"{p}\")?"));
+                    let _ = writeln!(body, "        if {guard} {{ <{n} as rt::Struct>::check(c, v)?; }}");
+                    continue;
+                }
                 Type::Struct(n) => format!("<{n} as rt::Struct>::check(c, v)?;"),
                 _ => format!("{};", read_expr(m, x, false)),
             }
@@ -1073,7 +1112,8 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
     if flex != "false" {
         let _ = writeln!(
             body,
-            "        if {flex} {{ rt::read::check_tags(c, \"{prefix}_tagged_fields\")?; }}"
+            "        {}",
+            when(&flex, &format!("rt::read::check_tags(c, \"{prefix}_tagged_fields\")?;"))
         );
     }
     let attr = if inline { "    #[inline]\n" } else { "" };
@@ -1161,14 +1201,11 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
         if flex == "true" {
             let _ = writeln!(body, "        {skip};");
         } else {
-            let _ = writeln!(body, "        if {flex} {{ {skip}; }}");
+            let _ = writeln!(body, "        {}", when(&flex, &format!("{skip};")));
         }
     }
     let sig_v = if needs_v { "v" } else { "_v" };
-    let _ = writeln!(
-        o,
-        "    fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16) -> Option<()> {{"
-    );
+    let _ = writeln!(o, "    fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16) -> Option<()> {{");
     o.push_str(&body);
     o.push_str("        Some(())\n    }\n\n");
 }
@@ -1199,10 +1236,11 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
         if tagged.is_empty() {
             let _ = writeln!(
                 body,
-                "        if {flex} {{ rt::visit::tags_only(c, {tags_id}, vis, \"{tf}\")?; }}"
+                "        {}",
+                when(&flex, &format!("rt::visit::tags_only(c, {tags_id}, vis, \"{tf}\")?;"))
             );
         } else {
-            let _ = writeln!(body, "        if {flex} {{");
+            let _ = writeln!(body, "        {}", open_if(&flex));
             let _ = writeln!(body, "            let n = rt::read::tag_count(c, \"{tf}\")?;\n            let mut next_tag = 0u64;\n            for _ in 0..n {{");
             let _ = writeln!(body, "                let (tag, size) = rt::read::next_tag(c, &mut next_tag, \"{tf}\")?;\n                let before = c.len();\n                match tag {{");
             for x in tagged {
@@ -1220,7 +1258,11 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
                     x.path
                 );
                 if tc != "true" {
-                    let _ = writeln!(body, "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),", x.path);
+                    let _ = writeln!(
+                        body,
+                        "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),",
+                        x.path
+                    );
                 }
             }
             let _ = writeln!(body, "                    _ => rt::visit::unknown_tag(c, tag, size, {tags_id}, vis, \"{tf}\")?,\n                }}\n            }}\n        }}");
@@ -1251,11 +1293,7 @@ fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
                 Type::Records => "records",
                 _ => "bytes",
             };
-            let value = if x.opt {
-                read()
-            } else {
-                format!("Some({})", read())
-            };
+            let value = if x.opt { read() } else { format!("Some({})", read()) };
             format!("vis.{method}({id}, {value});")
         }
         Type::Array(e) => {
@@ -1271,7 +1309,9 @@ fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
                 (true, false) => format!("rt::read::present(c, {nullable}, \"{p}\")?"),
                 (false, _) => "true".into(),
             };
-            format!("let present = {present};\n        rt::visit::struct_field::<{n}<'a>, V>(c, present, v, {id}, vis)?;")
+            format!(
+                "let present = {present};\n        rt::visit::struct_field::<{n}<'a>, V>(c, present, v, {id}, vis)?;"
+            )
         }
         _ => unreachable!("every type is covered above"),
     }
@@ -1286,14 +1326,10 @@ fn not_in_version(x: &F, valid: Versions, fail: &str) -> Option<(String, bool)> 
     if anywhere == "true" || x.f.ignorable {
         return None;
     }
-    let guard = if anywhere == "false" {
-        String::new()
-    } else {
-        format!("!({anywhere}) && ")
-    };
+    let absent = cond(valid.minus(x.f.versions), valid);
     let st = format!(
-        "        if {guard}!({}) {{\n            {fail}(rt::write::not_in_version(\"{}\"));\n        }}\n",
-        x.is_default(),
+        "        if {} {{\n            {fail}(rt::write::not_in_version(\"{}\"));\n        }}\n",
+        and(&absent, &x.is_set()),
         x.path
     );
     Some((st, anywhere.contains('v')))
@@ -1336,7 +1372,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     }
     if flex_used {
         sv |= uses_v(&flex);
-        let _ = writeln!(sb, "        if {flex} {{");
+        let _ = writeln!(sb, "        {}", open_if(&flex));
         let mt = if tagged.is_empty() { "" } else { "mut " };
         let _ = writeln!(sb, "            let {mt}tags = self.unknown_tagged_fields.len();\n            n += self.unknown_tagged_fields.size()?;");
         for x in tagged {
@@ -1348,12 +1384,13 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             let t = x.f.tag.unwrap_or(0);
             let _ = writeln!(
                 sb,
-                "            if {tc} && !({}) {{\n                let s = {e};\n                tags += 1;\n                n += rt::write::uvarint_size({t}) + rt::write::uvarint_size(s as u32) + s;\n            }}",
-                x.is_default()
+                "            if {} {{\n                let s = {e};\n                tags += 1;\n                n += rt::write::uvarint_size({t}) + rt::write::uvarint_size(s as u32) + s;\n            }}",
+                and(&tc, &x.is_set())
             );
         }
-        sb.push_str("            n += rt::write::uvarint_size(tags as u32);\n        } else if !self.unknown_tagged_fields.is_empty() {\n");
-        let _ = writeln!(sb, "            return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\"));\n        }}");
+        sb.push_str("            n += rt::write::uvarint_size(tags as u32);\n");
+        let not_here = format!("if !self.unknown_tagged_fields.is_empty() {{ return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\")); }}");
+        let _ = writeln!(sb, "        {}", close_else(&flex, &not_here));
     } else {
         let _ = writeln!(sb, "        if !self.unknown_tagged_fields.is_empty() {{\n            return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\"));\n        }}");
     }
@@ -1369,10 +1406,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
         "    fn size(&self, {}: i16) -> Result<usize, rt::EncodeError> {{",
         if sv { "v" } else { "_v" }
     );
-    let _ = writeln!(
-        o,
-        "        #[allow(unused_mut)]\n        let mut n: usize = {fixed};"
-    );
+    let _ = writeln!(o, "        #[allow(unused_mut)]\n        let mut n: usize = {fixed};");
     o.push_str(&sb);
     o.push_str("        Ok(n)\n    }\n\n");
 
@@ -1392,7 +1426,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     let mut skip = 0usize;
     // The last statement, when it writes fixed-width fields: (where it starts, its condition,
     // the fields).
-    let mut last_run: Option<(usize, String, Vec<&F>)> = None;
+    let mut last_run: Option<(usize, Vec<&F>)> = None;
     for (i, x) in fs.iter().enumerate() {
         if skip > 0 {
             skip -= 1;
@@ -1412,7 +1446,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             } else {
                 let _ = writeln!(wb, "        if {rc} {{\n            {e}\n        }}");
             }
-            last_run = Some((start, rc, run.clone()));
+            last_run = Some((start, run.clone()));
             skip = run.len() - 1;
             continue;
         }
@@ -1428,35 +1462,39 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     if flex_used {
         wv |= uses_v(&flex);
         if tagged.is_empty() {
-            let tags = format!("        if {flex} {{ w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter()); }}\n        else {{ w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\"); }}\n");
-            if let Some((start, rc, run)) = last_run {
+            let tags = format!(
+                "        {};\n",
+                select(
+                    &flex,
+                    "w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())",
+                    &format!("w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\")")
+                )
+            );
+            if let Some((start, run)) = last_run {
                 // Fixed-width fields then an empty tag section, the common case: one run
                 // writes both (an owned broker id and epoch, or a partition's last fields).
-                let both = match (rc.as_str(), flex.as_str()) {
-                    ("true", f) => f.to_string(),
-                    (r, "true") => r.to_string(),
-                    (r, f) => format!("({r}) && ({f})"),
-                };
+                let both = cond(run[0].f.versions.minus(run[0].f.tagged).and(m.flexible), valid);
+                let both = and(&both, "self.unknown_tagged_fields.is_empty()");
                 let apart = wb.split_off(start);
                 let _ = writeln!(
                     wb,
-                    "        if {both} && self.unknown_tagged_fields.is_empty() {{\n            {}\n        }} else {{\n{apart}{tags}        }}",
+                    "        if {both} {{\n            {}\n        }} else {{\n{apart}{tags}        }}",
                     run_write(&run, true)
                 );
             } else {
                 wb.push_str(&tags);
             }
         } else {
-            let _ = writeln!(wb, "        if {flex} {{");
+            let _ = writeln!(wb, "        {}", open_if(&flex));
             wb.push_str("            let mut tags = self.unknown_tagged_fields.len();\n");
             for x in tagged {
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
                 wv |= uses_v(&tc);
                 let _ = writeln!(
                     wb,
-                    "            let has_{} = {tc} && !({});",
+                    "            let has_{} = {};",
                     x.id.trim_start_matches("r#"),
-                    x.is_default()
+                    and(&tc, &x.is_set())
                 );
                 let _ = writeln!(
                     wb,
@@ -1464,13 +1502,8 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                     x.id.trim_start_matches("r#")
                 );
             }
-            let _ = writeln!(
-                wb,
-                "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\");"
-            );
-            wb.push_str(
-                "            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n",
-            );
+            let _ = writeln!(wb, "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\");");
+            wb.push_str("            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n");
             for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
                 let id = x.id.trim_start_matches("r#");
@@ -1488,8 +1521,9 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                     x.path, x.path
                 );
             }
-            wb.push_str("            w.unknown_tags_rest(&mut unknown);\n        }\n");
-            let _ = writeln!(wb, "        else {{ w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\"); }}");
+            wb.push_str("            w.unknown_tags_rest(&mut unknown);\n");
+            let no_tags = format!("w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\");");
+            let _ = writeln!(wb, "        {}", close_else(&flex, &no_tags));
         }
     } else {
         let _ = writeln!(
@@ -1526,10 +1560,7 @@ fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
                 scalar_ty(e)
             )
         }
-        Type::Array(e) => format!(
-            "rt::read::array::<{}>(c, {compact}, v, \"{p}\")?",
-            scalar_ty(e)
-        ),
+        Type::Array(e) => format!("rt::read::array::<{}>(c, {compact}, v, \"{p}\")?", scalar_ty(e)),
         Type::Struct(n) if x.opt && tagged => {
             format!("rt::read::opt_struct_tagged::<{n}>(c, {nullable}, v, \"{p}\")?")
         }
@@ -1550,15 +1581,25 @@ fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
     if x.owned {
         return match &f.ty {
             t if fixed_width(t).is_some() => (String::new(), fixed_width(t)),
-            Type::String if x.opt => (format!("rt::write::opt_str_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"), None),
+            Type::String if x.opt => (
+                format!("rt::write::opt_str_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"),
+                None,
+            ),
             Type::String => (format!("rt::write::str_size(&self.{id}, {compact}, \"{p}\")?"), None),
-            Type::Bytes | Type::Records if x.opt => {
-                (format!("rt::write::opt_bytes_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"), None)
-            }
+            Type::Bytes | Type::Records if x.opt => (
+                format!("rt::write::opt_bytes_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"),
+                None,
+            ),
             Type::Bytes | Type::Records => (format!("rt::write::bytes_size(&self.{id}, {compact}, \"{p}\")?"), None),
-            Type::Array(_) if x.opt => (format!("rt::owned::opt_vec_size(self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\")?"), None),
+            Type::Array(_) if x.opt => (
+                format!("rt::owned::opt_vec_size(self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\")?"),
+                None,
+            ),
             Type::Array(_) => (format!("rt::owned::vec_size(&self.{id}, {compact}, v, \"{p}\")?"), None),
-            Type::Struct(_) if x.opt => (format!("rt::owned::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")?"), None),
+            Type::Struct(_) if x.opt => (
+                format!("rt::owned::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")?"),
+                None,
+            ),
             Type::Struct(_) => (format!("rt::OwnedStruct::size(&self.{id}, v)?"), None),
             _ => unreachable!(),
         };
@@ -1569,18 +1610,12 @@ fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
             format!("rt::write::opt_str_size(self.{id}, {compact}, {nullable}, \"{p}\")?"),
             None,
         ),
-        Type::String => (
-            format!("rt::write::str_size(self.{id}, {compact}, \"{p}\")?"),
-            None,
-        ),
+        Type::String => (format!("rt::write::str_size(self.{id}, {compact}, \"{p}\")?"), None),
         Type::Bytes | Type::Records if x.opt => (
             format!("rt::write::opt_bytes_size(self.{id}, {compact}, {nullable}, \"{p}\")?"),
             None,
         ),
-        Type::Bytes | Type::Records => (
-            format!("rt::write::bytes_size(self.{id}, {compact}, \"{p}\")?"),
-            None,
-        ),
+        Type::Bytes | Type::Records => (format!("rt::write::bytes_size(self.{id}, {compact}, \"{p}\")?"), None),
         Type::Array(_) if x.opt => (
             format!("rt::write::opt_array_size(&self.{id}, {compact}, {nullable}, v, \"{p}\")?"),
             None,
@@ -1616,16 +1651,14 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
             }
             Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\");"),
             Type::Array(_) if x.opt => {
-                format!(
-                    "rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\");"
-                )
+                format!("rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\");")
             }
             Type::Array(_) => {
                 format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\");")
             }
-            Type::Struct(_) if x.opt && tagged => format!(
-                "rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\");"
-            ),
+            Type::Struct(_) if x.opt && tagged => {
+                format!("rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\");")
+            }
             Type::Struct(_) if x.opt => {
                 format!("rt::owned::write_opt_struct(w, &self.{id}, {nullable}, v, \"{p}\");")
             }
@@ -1674,9 +1707,7 @@ fn emit_message_impl(o: &mut String, m: &Message) {
         .and(m.valid)
         .min()
         .map_or("None".to_string(), |v| format!("Some({v})"));
-    let key = m
-        .api_key
-        .map_or("None".to_string(), |k| format!("Some({k})"));
+    let key = m.api_key.map_or("None".to_string(), |k| format!("Some({k})"));
     let _ = writeln!(
         o,
         "\nimpl<'a> rt::Message<'a> for {name}<'a> {{\n    const INFO: rt::MessageInfo = rt::MessageInfo {{\n        name: \"{name}\",\n        kind: rt::MessageKind::{kind},\n        api_key: {key},\n        min_version: {lo},\n        max_version: {hi},\n        flexible_min: {flex},\n        latest_version_unstable: {unstable},\n        provisional: {prov},\n    }};\n    const SCHEMA: &'static rt::reflect::StructDesc = &schema::{st};\n}}",
@@ -1722,7 +1753,8 @@ pub fn catalog(msgs: &[Message]) -> String {
     let mut o = header(&sources(msgs));
     o.push_str("//! Every message this crate knows, in one table: its facts and a transcoder that parses\n//! strictly at one version and encodes at another, without knowing the type at compile time.\n\n");
     o.push_str("use crate::rt;\n\n");
-    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: fn(&[u8], i16, &mut [u8], i16) -> Result<usize, rt::CodecError>,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: fn(&[u8], i16, i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>,\n    /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,\n}\n\n");
+    o.push_str("/// Parses `bytes` at one version and encodes into `out` at another, returning the length.\npub type Transcode = fn(bytes: &[u8], from: i16, out: &mut [u8], to: i16) -> Result<usize, rt::CodecError>;\n\n/// Parses `bytes` into the owned type at one version and encodes it at another (feature `alloc`).\n#[cfg(feature = \"alloc\")]\npub type OwnedTranscode = fn(bytes: &[u8], from: i16, to: i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>;\n\n");
+    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: Transcode,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: OwnedTranscode,\n    /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,\n}\n\n");
     o.push_str("/// Every message, by group and then name.\npub static ALL: &[Entry] = &[\n");
     for (g, ms) in groups(msgs) {
         for m in ms {
@@ -1744,24 +1776,17 @@ fn variant(name: &str, suffix: &str) -> String {
 }
 
 /// Emits an enum over a set of messages, with parse/encode dispatch by a key.
-fn body_enum(
-    o: &mut String,
-    enum_name: &str,
-    doc: &str,
-    key_ty: &str,
-    entries: &[(String, String, &Message)],
-) {
+fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: &[(String, String, &Message)]) {
     // entries: (variant, path, message)
-    let _ = writeln!(o, "/// {doc}\n#[derive(Clone, Copy, Debug, PartialEq)]\n#[non_exhaustive]\npub enum {enum_name}<'a> {{");
+    let _ = writeln!(
+        o,
+        "/// {doc}\n#[derive(Clone, Copy, Debug, PartialEq)]\n#[non_exhaustive]\npub enum {enum_name}<'a> {{"
+    );
     for (v, p, m) in entries {
         let _ = writeln!(
             o,
             "    /// [`{p}`]{}.",
-            if m.provisional {
-                " (provisional API key)"
-            } else {
-                ""
-            }
+            if m.provisional { " (provisional API key)" } else { "" }
         );
         let _ = writeln!(o, "    {v}({p}<'a>),");
     }
@@ -1776,41 +1801,35 @@ fn body_enum(
     }
     o.push_str("        })\n    }\n\n");
     let _ = writeln!(o, "    /// Parses `bytes` strictly as the message for `key` at `version`.\n    pub fn parse(key: {key_ty}, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {{\n        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)\n    }}\n");
-    let _ = writeln!(o, "    /// The key of the message held.\n    pub fn key(&self) -> {key_ty} {{\n        match self {{");
+    let _ = writeln!(
+        o,
+        "    /// The key of the message held.\n    pub fn key(&self) -> {key_ty} {{\n        match self {{"
+    );
     for (v, _, _) in entries {
         let _ = writeln!(o, "            Self::{v}(_) => {key_ty}::{v},");
     }
     o.push_str("        }\n    }\n\n");
-    let _ = writeln!(o, "    /// The facts of the message held.\n    pub fn info(&self) -> rt::MessageInfo {{\n        match self {{");
+    let _ = writeln!(
+        o,
+        "    /// The facts of the message held.\n    pub fn info(&self) -> rt::MessageInfo {{\n        match self {{"
+    );
     for (v, p, _) in entries {
-        let _ = writeln!(
-            o,
-            "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::INFO,"
-        );
+        let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::INFO,");
     }
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// The field-level schema of the message held.\n    pub fn schema(&self) -> &'static rt::reflect::StructDesc {{\n        match self {{");
     for (v, p, _) in entries {
-        let _ = writeln!(
-            o,
-            "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::SCHEMA,"
-        );
+        let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::SCHEMA,");
     }
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// Exact encoded size at `version`.\n    pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
     for (v, _, _) in entries {
-        let _ = writeln!(
-            o,
-            "            Self::{v}(m) => rt::Message::encoded_len(m, version),"
-        );
+        let _ = writeln!(o, "            Self::{v}(m) => rt::Message::encoded_len(m, version),");
     }
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// Encodes at `version` into `sink`.\n    pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
     for (v, _, _) in entries {
-        let _ = writeln!(
-            o,
-            "            Self::{v}(m) => rt::Message::encode(m, sink, version),"
-        );
+        let _ = writeln!(o, "            Self::{v}(m) => rt::Message::encode(m, sink, version),");
     }
     o.push_str("        }\n    }\n}\n\n");
 }
@@ -1827,7 +1846,14 @@ fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Mes
         let _ = writeln!(o, "    {v} = {k},");
     }
     o.push_str("}\n\n");
-    let _ = writeln!(o, "impl {name} {{\n    /// Every key, in numeric order.\n    pub const ALL: &'static [{name}] = &[");
+    let _ = writeln!(
+        o,
+        "impl TryFrom<i16> for {name} {{\n    type Error = rt::UnknownKey;\n    fn try_from(key: i16) -> Result<Self, rt::UnknownKey> {{\n        Self::from_i16(key).ok_or(rt::UnknownKey(key))\n    }}\n}}\n\n/// The name, as Kafka spells it.\nimpl core::fmt::Display for {name} {{\n    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {{\n        f.write_str(self.name())\n    }}\n}}\n"
+    );
+    let _ = writeln!(
+        o,
+        "impl {name} {{\n    /// Every key, in numeric order.\n    pub const ALL: &'static [{name}] = &["
+    );
     for (v, _, _) in entries {
         let _ = writeln!(o, "        {name}::{v},");
     }
@@ -1840,21 +1866,20 @@ fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Mes
         let _ = writeln!(o, "            {k} => Self::{v},");
     }
     o.push_str("            _ => return None,\n        })\n    }\n\n    /// The number on the wire.\n    pub const fn id(self) -> i16 {\n        self as i16\n    }\n\n");
-    o.push_str("    /// The name, as Kafka spells it.\n    pub const fn name(self) -> &'static str {\n        match self {\n");
+    o.push_str(
+        "    /// The name, as Kafka spells it.\n    pub const fn name(self) -> &'static str {\n        match self {\n",
+    );
     for (v, _, _) in entries {
         let _ = writeln!(o, "            Self::{v} => \"{v}\",");
     }
     o.push_str("        }\n    }\n}\n\n");
 }
 
-fn info_fn(
-    o: &mut String,
-    name: &str,
-    fname: &str,
-    doc: &str,
-    entries: &[(String, i16, &Message)],
-) {
-    let _ = writeln!(o, "impl {name} {{\n    /// {doc}\n    pub fn {fname}(self) -> rt::MessageInfo {{\n        match self {{");
+fn info_fn(o: &mut String, name: &str, fname: &str, doc: &str, entries: &[(String, i16, &Message)]) {
+    let _ = writeln!(
+        o,
+        "impl {name} {{\n    /// {doc}\n    pub fn {fname}(self) -> rt::MessageInfo {{\n        match self {{"
+    );
     for (v, _, m) in entries {
         let _ = writeln!(
             o,
@@ -1870,10 +1895,7 @@ pub fn api(msgs: &[Message]) -> String {
     let mut o = header(&sources(msgs));
     o.push_str("//! API keys and record types, with dispatch from a key and version to the message views.\n\nuse crate::rt;\nuse super::*;\n\n");
     let by = |kind: &str, group: &str| -> Vec<&Message> {
-        let mut v: Vec<&Message> = msgs
-            .iter()
-            .filter(|m| m.kind == kind && m.group == group)
-            .collect();
+        let mut v: Vec<&Message> = msgs.iter().filter(|m| m.kind == kind && m.group == group).collect();
         v.sort_by_key(|m| m.api_key);
         v
     };
@@ -1939,13 +1961,7 @@ pub fn api(msgs: &[Message]) -> String {
     }
     let req_entries: Vec<(String, String, &Message)> = reqs
         .iter()
-        .map(|m| {
-            (
-                variant(&m.name, "Request"),
-                format!("messages::{}", m.name),
-                *m,
-            )
-        })
+        .map(|m| (variant(&m.name, "Request"), format!("messages::{}", m.name), *m))
         .collect();
     body_enum(
         &mut o,
@@ -1992,13 +2008,7 @@ pub fn api(msgs: &[Message]) -> String {
     );
     let mentries: Vec<(String, String, &Message)> = meta
         .iter()
-        .map(|m| {
-            (
-                variant(&m.name, "Record"),
-                format!("metadata::{}", m.name),
-                *m,
-            )
-        })
+        .map(|m| (variant(&m.name, "Record"), format!("metadata::{}", m.name), *m))
         .collect();
     body_enum(
         &mut o,
@@ -2040,43 +2050,16 @@ pub fn api(msgs: &[Message]) -> String {
             .map(|m| (variant(&m.name, "Key"), m.api_key.unwrap_or(0), *m))
             .collect();
         let tname = format!("{prefix}RecordType");
-        key_enum(
-            &mut o,
-            &tname,
-            &format!("Every record type of the {what}."),
-            &tkeys,
-        );
-        info_fn(
-            &mut o,
-            &tname,
-            "key_info",
-            "Facts of the key schema.",
-            &tkeys,
-        );
+        key_enum(&mut o, &tname, &format!("Every record type of the {what}."), &tkeys);
+        info_fn(&mut o, &tname, "key_info", "Facts of the key schema.", &tkeys);
         let vkeys: Vec<(String, i16, &Message)> = tkeys
             .iter()
-            .filter_map(|(v, k, _)| {
-                vs.iter()
-                    .find(|m| m.api_key == Some(*k))
-                    .map(|m| (v.clone(), *k, *m))
-            })
+            .filter_map(|(v, k, _)| vs.iter().find(|m| m.api_key == Some(*k)).map(|m| (v.clone(), *k, *m)))
             .collect();
-        info_fn(
-            &mut o,
-            &tname,
-            "value_info",
-            "Facts of the value schema.",
-            &vkeys,
-        );
+        info_fn(&mut o, &tname, "value_info", "Facts of the value schema.", &vkeys);
         let ke: Vec<(String, String, &Message)> = ks
             .iter()
-            .map(|m| {
-                (
-                    variant(&m.name, "Key"),
-                    format!("coordinator::{}", m.name),
-                    *m,
-                )
-            })
+            .map(|m| (variant(&m.name, "Key"), format!("coordinator::{}", m.name), *m))
             .collect();
         body_enum(
             &mut o,
@@ -2087,13 +2070,7 @@ pub fn api(msgs: &[Message]) -> String {
         );
         let ve: Vec<(String, String, &Message)> = vs
             .iter()
-            .map(|m| {
-                (
-                    variant(&m.name, "Value"),
-                    format!("coordinator::{}", m.name),
-                    *m,
-                )
-            })
+            .map(|m| (variant(&m.name, "Value"), format!("coordinator::{}", m.name), *m))
             .collect();
         body_enum(
             &mut o,
@@ -2118,7 +2095,10 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     for m in reqs {
         let base = variant(&m.name, "Request");
         let resp = format!("{base}Response");
-        let call = format!("kafka_wire_ext::check_api!(kafka_wire::messages::{}, kafka_wire::messages::{resp}, data)", m.name);
+        let call = format!(
+            "kafka_wire_ext::check_api!(kafka_wire::messages::{}, kafka_wire::messages::{resp}, data)",
+            m.name
+        );
         targets.push((format!("api_{}", snake(&base)), call));
     }
     let mut meta: Vec<&Message> = msgs
@@ -2129,10 +2109,7 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     for m in meta {
         targets.push((
             format!("metadata_{}", snake(&variant(&m.name, "Record"))),
-            format!(
-                "kafka_wire_ext::check_one!(kafka_wire::metadata::{}, data)",
-                m.name
-            ),
+            format!("kafka_wire_ext::check_one!(kafka_wire::metadata::{}, data)", m.name),
         ));
     }
     targets.push((
@@ -2154,7 +2131,9 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     let mut toml = header(&sources(msgs)).replace("// ", "# ");
     toml.push_str("[package]\nname = \"kafka-wire-fuzz\"\nversion = \"0.0.0\"\npublish = false\nedition = \"2021\"\n\n[package.metadata]\ncargo-fuzz = true\n\n");
     toml.push_str("[dependencies]\nlibfuzzer-sys = \"0.4\"\nkafka-wire = { path = \"../core\", features = [\"std\", \"arbitrary\"] }\nkafka-wire-ext = { path = \"../alloc-ext\" }\n\n");
-    toml.push_str("# Not part of the main workspace.\n[workspace]\nmembers = [\".\"]\n\n[profile.release]\ndebug = 1\n");
+    toml.push_str(
+        "# Not part of the main workspace.\n[workspace]\nmembers = [\".\"]\n\n[profile.release]\ndebug = 1\n",
+    );
     let mut out = Vec::new();
     for (name, call) in &targets {
         let _ = write!(toml, "\n[[bin]]\nname = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"\ntest = false\ndoc = false\nbench = false\n");

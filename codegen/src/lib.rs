@@ -12,10 +12,14 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// Formats Rust source with rustfmt (edition 2021, the repository's rustfmt.toml settings).
+/// The repository's rustfmt settings, shared by `cargo fmt` and the generator.
+pub const RUSTFMT_TOML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../rustfmt.toml");
+
+/// Formats Rust source with rustfmt and the repository's `rustfmt.toml`, so generated code is
+/// what `cargo fmt` leaves it.
 pub fn rustfmt(src: &str) -> Result<String, String> {
     let mut child = Command::new(std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".into()))
-        .args(["--edition", "2021", "--config", "max_width=120"])
+        .args(["--config-path", RUSTFMT_TOML])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -27,10 +31,7 @@ pub fn rustfmt(src: &str) -> Result<String, String> {
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     let _ = t.join();
     if !out.status.success() {
-        return Err(format!(
-            "rustfmt failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        return Err(format!("rustfmt failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     String::from_utf8(out.stdout).map_err(|e| e.to_string())
 }
@@ -68,10 +69,7 @@ fn render_core(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<S
     let groups = emit::groups(msgs);
     for (g, ms) in &groups {
         for m in ms {
-            files.insert(
-                format!("{g}/{}.rs", model::snake(&m.name)),
-                emit::message_module(m),
-            );
+            files.insert(format!("{g}/{}.rs", model::snake(&m.name)), emit::message_module(m));
         }
         files.insert(format!("{g}/mod.rs"), emit::group_mod(g, ms));
     }
@@ -88,9 +86,7 @@ fn render_core(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<S
     files.insert("mod.rs".into(), root);
     // Format in parallel: rustfmt is the slow part.
     let items: Vec<(String, String)> = files.into_iter().collect();
-    let n = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .max(1);
+    let n = std::thread::available_parallelism().map_or(2, |n| n.get()).max(1);
     let chunks: Vec<Vec<(String, String)>> = (0..n)
         .map(|i| items.iter().skip(i).step_by(n).cloned().collect())
         .collect();
@@ -98,19 +94,10 @@ fn render_core(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<S
     let results: Vec<Result<Vec<(String, String)>, String>> = std::thread::scope(|s| {
         let hs: Vec<_> = chunks
             .into_iter()
-            .map(|c| {
-                s.spawn(move || {
-                    c.into_iter()
-                        .map(|(p, src)| rustfmt(&src).map(|f| (p, f)))
-                        .collect()
-                })
-            })
+            .map(|c| s.spawn(move || c.into_iter().map(|(p, src)| rustfmt(&src).map(|f| (p, f))).collect()))
             .collect();
         hs.into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("formatter thread panicked".into()))
-            })
+            .map(|h| h.join().unwrap_or_else(|_| Err("formatter thread panicked".into())))
             .collect()
     });
     for r in results {
@@ -123,11 +110,7 @@ fn render_core(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<S
 
 /// Writes `files` under the repository root `out` (or, with `check`, compares). Removes stale
 /// `.rs` files below [`GENERATED_DIRS`]. Returns the paths that differ.
-pub fn write_tree(
-    out: &Path,
-    files: &BTreeMap<String, String>,
-    check: bool,
-) -> std::io::Result<Vec<String>> {
+pub fn write_tree(out: &Path, files: &BTreeMap<String, String>, check: bool) -> std::io::Result<Vec<String>> {
     let mut diffs = Vec::new();
     for (p, content) in files {
         let path = out.join(p);
@@ -153,11 +136,7 @@ pub fn write_tree(
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "rs") {
-                let rel = p
-                    .strip_prefix(out)
-                    .unwrap_or(&p)
-                    .to_string_lossy()
-                    .replace('\\', "/");
+                let rel = p.strip_prefix(out).unwrap_or(&p).to_string_lossy().replace('\\', "/");
                 if !files.contains_key(&rel) {
                     diffs.push(rel);
                     if !check {

@@ -62,18 +62,14 @@ fn main() -> ExitCode {
         let seeds = kafka_wire_codegen::corpus::seeds(&msgs);
         for (p, bytes) in &seeds {
             let path = dir.join(p);
-            if let Err(e) = std::fs::create_dir_all(path.parent().unwrap_or(&dir))
-                .and_then(|_| std::fs::write(&path, bytes))
+            if let Err(e) =
+                std::fs::create_dir_all(path.parent().unwrap_or(&dir)).and_then(|_| std::fs::write(&path, bytes))
             {
                 eprintln!("error: {}: {e}", path.display());
                 return ExitCode::FAILURE;
             }
         }
-        eprintln!(
-            "{} seed inputs written under {}",
-            seeds.len(),
-            dir.display()
-        );
+        eprintln!("{} seed inputs written under {}", seeds.len(), dir.display());
         return ExitCode::SUCCESS;
     }
     let files = match kafka_wire_codegen::render(&msgs, &tables) {

@@ -211,8 +211,7 @@ pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
             newer: Inputs::release(new_dir),
             older: Inputs::release(&inputs.older),
         };
-        let names: std::collections::BTreeSet<String> =
-            newer.keys().chain(older.keys()).cloned().collect();
+        let names: std::collections::BTreeSet<String> = newer.keys().chain(older.keys()).cloned().collect();
         for name in names {
             let m = merge(newer.get(&name), older.get(&name), folder, group, &releases)?;
             if let Some(m) = m {
@@ -249,10 +248,7 @@ pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
                 file: keys_file.display().to_string(),
                 line: 1,
                 column: 1,
-                rule: format!(
-                    "no provisional API key for {stem} (needed by {})",
-                    p.display()
-                ),
+                rule: format!("no provisional API key for {stem} (needed by {})", p.display()),
             });
         };
         if s.api_key.is_some() {
@@ -369,11 +365,7 @@ fn merge(
     let b = old.map_or(Versions::NONE, |s| s.valid);
     let old_only = b.minus(a);
     let valid = a.or(b);
-    let base = new
-        .filter(|s| !s.valid.is_empty())
-        .or(old)
-        .or(new)
-        .expect("one side");
+    let base = new.filter(|s| !s.valid.is_empty()).or(old).or(new).expect("one side");
     if valid.is_empty() && base.kind != "header" {
         return Ok(None);
     }
@@ -394,10 +386,7 @@ fn merge(
         return Err(merge_err(
             new,
             old,
-            format!(
-                "{}: merged valid versions {valid} are not contiguous",
-                base.name
-            ),
+            format!("{}: merged valid versions {valid} are not contiguous", base.name),
         ));
     }
     let flexible = new
@@ -405,8 +394,7 @@ fn merge(
         .or(old.map_or(Versions::NONE, |s| s.flexible.and(old_only)));
     let nf: &[Field] = new.map_or(&[], |s| &s.fields);
     let of: &[Field] = old.map_or(&[], |s| &s.fields);
-    let fields = merge_fields(nf, of, a, old_only)
-        .map_err(|e| merge_err(new, old, format!("{}: {e}", base.name)))?;
+    let fields = merge_fields(nf, of, a, old_only).map_err(|e| merge_err(new, old, format!("{}: {e}", base.name)))?;
     // Common structs: merge by name.
     let mut common = Vec::new();
     let nc: Vec<&CommonStruct> = new.map_or(vec![], |s| s.common.iter().collect());
@@ -451,12 +439,8 @@ fn merge(
         listeners: base.listeners.clone(),
         older_only: old_only,
         origin: Origin {
-            newer: new
-                .filter(|s| !s.valid.is_empty())
-                .map(|_| releases.newer.clone()),
-            older: old
-                .filter(|_| !old_only.is_empty())
-                .map(|_| releases.older.clone()),
+            newer: new.filter(|s| !s.valid.is_empty()).map(|_| releases.newer.clone()),
+            older: old.filter(|_| !old_only.is_empty()).map(|_| releases.older.clone()),
             draft: None,
         },
         fields,
@@ -464,12 +448,7 @@ fn merge(
     }))
 }
 
-fn merge_one(
-    n: Option<&Field>,
-    o: Option<&Field>,
-    a: Versions,
-    old: Versions,
-) -> Result<Option<Field>, String> {
+fn merge_one(n: Option<&Field>, o: Option<&Field>, a: Versions, old: Versions) -> Result<Option<Field>, String> {
     let pick = |f: fn(&Field) -> Versions| -> Versions {
         n.map_or(Versions::NONE, |x| f(x).and(a))
             .or(o.map_or(Versions::NONE, |x| f(x).and(old)))
@@ -493,36 +472,23 @@ fn merge_one(
         let xt = x.tagged.and(a);
         let yt = y.tagged.and(old);
         if !xt.is_empty() && !yt.is_empty() && x.tag != y.tag {
-            return Err(format!(
-                "field {} has different tags in the two releases",
-                x.name
-            ));
+            return Err(format!("field {} has different tags in the two releases", x.name));
         }
     }
     let tagged = pick(|f| f.tagged);
     let tag = if tagged.is_empty() {
         None
     } else {
-        n.filter(|x| !x.tagged.and(a).is_empty())
-            .or(o)
-            .and_then(|x| x.tag)
+        n.filter(|x| !x.tagged.and(a).is_empty()).or(o).and_then(|x| x.tag)
     };
     let compact_override = {
         let f = |x: &Field| x.flexible.unwrap_or(Versions(u64::MAX));
         n.map_or(Versions::NONE, |x| f(x).and(a))
             .or(o.map_or(Versions::NONE, |x| f(x).and(old)))
     };
-    let fields = match (
-        n.and_then(|x| x.fields.as_ref()),
-        o.and_then(|x| x.fields.as_ref()),
-    ) {
+    let fields = match (n.and_then(|x| x.fields.as_ref()), o.and_then(|x| x.fields.as_ref())) {
         (None, None) => None,
-        (x, y) => Some(merge_fields(
-            x.map_or(&[], |v| v),
-            y.map_or(&[], |v| v),
-            a,
-            old,
-        )?),
+        (x, y) => Some(merge_fields(x.map_or(&[], |v| v), y.map_or(&[], |v| v), a, old)?),
     };
     Ok(Some(Field {
         name: base.name.clone(),
@@ -536,9 +502,7 @@ fn merge_one(
         } else {
             Some(compact_override)
         },
-        default: n
-            .and_then(|x| x.default.clone())
-            .or(o.and_then(|x| x.default.clone())),
+        default: n.and_then(|x| x.default.clone()).or(o.and_then(|x| x.default.clone())),
         ignorable: base.ignorable,
         entity_type: base.entity_type.clone(),
         map_key: base.map_key,
@@ -549,12 +513,7 @@ fn merge_one(
 }
 
 /// Merges two ordered field lists into one that keeps both orders.
-fn merge_fields(
-    new: &[Field],
-    old: &[Field],
-    a: Versions,
-    oldv: Versions,
-) -> Result<Vec<Field>, String> {
+fn merge_fields(new: &[Field], old: &[Field], a: Versions, oldv: Versions) -> Result<Vec<Field>, String> {
     let mut out = Vec::new();
     let mut i = 0;
     let in_new = |name: &str| new.iter().any(|f| f.name == name);
@@ -577,12 +536,7 @@ fn merge_fields(
                 }
                 i = j + 1;
             }
-            Some(_) => {
-                return Err(format!(
-                    "field {} is in a different order in the two releases",
-                    nf.name
-                ))
-            }
+            Some(_) => return Err(format!("field {} is in a different order in the two releases", nf.name)),
             None => {
                 if let Some(m) = merge_one(Some(nf), None, a, oldv)? {
                     out.push(m);
@@ -627,12 +581,11 @@ pub fn snake(name: &str) -> String {
 pub fn field_ident(name: &str) -> String {
     let s = snake(name);
     match s.as_str() {
-        "type" | "match" | "ref" | "self" | "move" | "loop" | "mod" | "fn" | "impl" | "use"
-        | "where" | "async" | "await" | "dyn" | "box" | "final" | "override" | "yield"
-        | "crate" | "super" | "struct" | "enum" | "trait" | "const" | "static" | "mut" | "let"
-        | "if" | "else" | "for" | "while" | "in" | "return" | "break" | "continue" | "true"
-        | "false" | "as" | "pub" | "unsafe" | "extern" | "abstract" | "become" | "do" | "macro"
-        | "priv" | "typeof" | "unsized" | "virtual" | "try" | "gen" => format!("r#{s}"),
+        "type" | "match" | "ref" | "self" | "move" | "loop" | "mod" | "fn" | "impl" | "use" | "where" | "async"
+        | "await" | "dyn" | "box" | "final" | "override" | "yield" | "crate" | "super" | "struct" | "enum"
+        | "trait" | "const" | "static" | "mut" | "let" | "if" | "else" | "for" | "while" | "in" | "return"
+        | "break" | "continue" | "true" | "false" | "as" | "pub" | "unsafe" | "extern" | "abstract" | "become"
+        | "do" | "macro" | "priv" | "typeof" | "unsized" | "virtual" | "try" | "gen" => format!("r#{s}"),
         _ => s,
     }
 }
@@ -641,8 +594,7 @@ pub use schema::Type as FieldType;
 
 /// Every struct of a message, flattened: `(rust name, path prefix, fields)`, root first.
 pub fn structs(m: &Message) -> Vec<(String, String, Vec<Field>)> {
-    let mut out: Vec<(String, String, Vec<Field>)> =
-        vec![(m.name.clone(), String::new(), m.fields.clone())];
+    let mut out: Vec<(String, String, Vec<Field>)> = vec![(m.name.clone(), String::new(), m.fields.clone())];
     let mut i = 0;
     while i < out.len() {
         let (_, prefix, fields) = out[i].clone();
@@ -660,11 +612,7 @@ pub fn structs(m: &Message) -> Vec<(String, String, Vec<Field>)> {
                     None => continue,
                 },
             };
-            let p = format!(
-                "{prefix}{}{}.",
-                snake(&f.name),
-                if f.ty.is_array() { "[]" } else { "" }
-            );
+            let p = format!("{prefix}{}{}.", snake(&f.name), if f.ty.is_array() { "[]" } else { "" });
             out.push((sn.to_string(), p, sub));
         }
         i += 1;

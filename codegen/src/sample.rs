@@ -17,7 +17,7 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -29,7 +29,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            self.next() % n
+            self.next_u64() % n
         }
     }
     pub fn chance(&mut self, one_in: u64) -> bool {
@@ -77,7 +77,7 @@ fn flexible(cx: &Cx) -> bool {
 }
 
 fn compact(cx: &Cx, f: &Field) -> bool {
-    flexible(cx) && f.flexible.map_or(true, |o: Versions| o.contains(cx.v))
+    flexible(cx) && f.flexible.is_none_or(|o: Versions| o.contains(cx.v))
 }
 
 fn uvarint(out: &mut Vec<u8>, mut v: u32) {
@@ -93,10 +93,7 @@ fn struct_fields<'m>(cx: &Cx<'m>, f: &'m Field) -> &'m [Field] {
         Some(fs) => fs,
         None => {
             let n = f.ty.struct_name().unwrap_or("");
-            cx.m.common
-                .iter()
-                .find(|c| c.name == n)
-                .map_or(&[], |c| &c.fields)
+            cx.m.common.iter().find(|c| c.name == n).map_or(&[], |c| &c.fields)
         }
     }
 }
@@ -105,18 +102,7 @@ fn write_struct(cx: &Cx, fields: &[Field], rng: &mut Rng, out: &mut Vec<u8>, dep
     for f in fields {
         if f.versions.contains(cx.v) && !f.tagged.contains(cx.v) {
             let nullable = f.nullable.contains(cx.v);
-            write_value(
-                cx,
-                f,
-                &f.ty,
-                nullable,
-                compact(cx, f),
-                false,
-                rng,
-                out,
-                depth,
-                false,
-            );
+            write_value(cx, f, &f.ty, nullable, compact(cx, f), false, rng, out, depth, false);
         }
     }
     if !flexible(cx) {
@@ -129,9 +115,7 @@ fn write_struct(cx: &Cx, fields: &[Field], rng: &mut Rng, out: &mut Vec<u8>, dep
         }
         let nullable = f.nullable.contains(cx.v);
         let mut val = Vec::new();
-        write_value(
-            cx, f, &f.ty, nullable, true, false, rng, &mut val, depth, true,
-        );
+        write_value(cx, f, &f.ty, nullable, true, false, rng, &mut val, depth, true);
         let mut def = Vec::new();
         write_default(cx, f, &mut def, true);
         if val != def {
@@ -145,7 +129,7 @@ fn write_struct(cx: &Cx, fields: &[Field], rng: &mut Rng, out: &mut Vec<u8>, dep
                 continue;
             }
             let len = rng.below(5) as usize;
-            tags.push((t, (0..len).map(|_| rng.next() as u8).collect()));
+            tags.push((t, (0..len).map(|_| rng.next_u64() as u8).collect()));
         }
     }
     tags.sort_by_key(|(t, _)| *t);
@@ -176,11 +160,7 @@ fn write_default(cx: &Cx, f: &Field, out: &mut Vec<u8>, tagged: bool) {
         Type::Int16 | Type::Uint16 => int(out, 2),
         Type::Int32 | Type::Uint32 => int(out, 4),
         Type::Int64 => int(out, 8),
-        Type::Float64 => out.extend_from_slice(
-            &d.and_then(|s| s.parse::<f64>().ok())
-                .unwrap_or(0.0)
-                .to_be_bytes(),
-        ),
+        Type::Float64 => out.extend_from_slice(&d.and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0).to_be_bytes()),
         Type::String => {
             let s = d.unwrap_or("");
             uvarint(out, s.len() as u32 + 1);
@@ -241,13 +221,13 @@ fn write_value(
     };
     match ty {
         Type::Bool => out.push(rng.below(2) as u8),
-        Type::Int8 => out.push(rng.next() as u8),
-        Type::Int16 | Type::Uint16 => out.extend_from_slice(&(rng.next() as u16).to_be_bytes()),
-        Type::Int32 | Type::Uint32 => out.extend_from_slice(&(rng.next() as u32).to_be_bytes()),
-        Type::Int64 | Type::Float64 => out.extend_from_slice(&rng.next().to_be_bytes()),
+        Type::Int8 => out.push(rng.next_u64() as u8),
+        Type::Int16 | Type::Uint16 => out.extend_from_slice(&(rng.next_u64() as u16).to_be_bytes()),
+        Type::Int32 | Type::Uint32 => out.extend_from_slice(&(rng.next_u64() as u32).to_be_bytes()),
+        Type::Int64 | Type::Float64 => out.extend_from_slice(&rng.next_u64().to_be_bytes()),
         Type::Uuid => {
-            out.extend_from_slice(&rng.next().to_be_bytes());
-            out.extend_from_slice(&rng.next().to_be_bytes());
+            out.extend_from_slice(&rng.next_u64().to_be_bytes());
+            out.extend_from_slice(&rng.next_u64().to_be_bytes());
         }
         Type::String => {
             if null {
@@ -267,7 +247,7 @@ fn write_value(
             } else {
                 let n = rng.below(12) as usize;
                 len_prefix(out, n, false);
-                out.extend((0..n).map(|_| rng.next() as u8));
+                out.extend((0..n).map(|_| rng.next_u64() as u8));
             }
         }
         Type::Array(e) => {

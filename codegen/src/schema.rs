@@ -24,11 +24,7 @@ impl Versions {
             return Versions(0);
         }
         let hi = hi.min(MAX_VERSION);
-        let upper = if hi == 63 {
-            u64::MAX
-        } else {
-            (1u64 << (hi + 1)) - 1
-        };
+        let upper = if hi == 63 { u64::MAX } else { (1u64 << (hi + 1)) - 1 };
         Versions(upper & !((1u64 << lo) - 1))
     }
     pub fn from(lo: u8) -> Versions {
@@ -118,11 +114,7 @@ pub struct SchemaError {
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.rule
-        )
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.rule)
     }
 }
 
@@ -352,10 +344,7 @@ pub fn load_str_with(file: &str, text: &str, need_api_key: bool) -> Result<Schem
             if let Some((pos, ch)) = stray.filter(|(pos, _)| *pos < r.start) {
                 return Err(cx.err(
                     pos,
-                    format!(
-                        "not valid JSON: character U+{:04X} outside a string",
-                        ch as u32
-                    ),
+                    format!("not valid JSON: character U+{:04X} outside a string", ch as u32),
                 ));
             }
             return Err(cx.err(r.start, format!("not valid JSON: {}", e.kind())));
@@ -364,10 +353,7 @@ pub fn load_str_with(file: &str, text: &str, need_api_key: bool) -> Result<Schem
     if let Some((pos, ch)) = stray {
         return Err(cx.err(
             pos,
-            format!(
-                "not valid JSON: character U+{:04X} outside a string",
-                ch as u32
-            ),
+            format!("not valid JSON: character U+{:04X} outside a string", ch as u32),
         ));
     }
     let Some(Value::Object(root)) = parsed.value else {
@@ -437,11 +423,7 @@ fn prop<'a>(o: &'a Object<'a>, k: &str) -> Option<&'a ObjectProp<'a>> {
     o.properties.iter().find(|p| p.name.as_str() == k)
 }
 
-fn string<'a>(
-    cx: &Ctx,
-    o: &'a Object<'a>,
-    k: &str,
-) -> Result<Option<(String, usize)>, SchemaError> {
+fn string<'a>(cx: &Ctx, o: &'a Object<'a>, k: &str) -> Result<Option<(String, usize)>, SchemaError> {
     match prop(o, k) {
         None => Ok(None),
         Some(p) => match &p.value {
@@ -457,9 +439,7 @@ fn boolean(cx: &Ctx, o: &Object, k: &str) -> Result<bool, SchemaError> {
         Some(p) => match &p.value {
             Value::BooleanLit(b) => Ok(b.value),
             // Jackson coerces the strings "true" and "false".
-            Value::StringLit(sl) if sl.value == "true" || sl.value == "false" => {
-                Ok(sl.value == "true")
-            }
+            Value::StringLit(sl) if sl.value == "true" || sl.value == "false" => Ok(sl.value == "true"),
             v => Err(cx.err(v.range().start, format!("\"{k}\" must be true or false"))),
         },
     }
@@ -473,10 +453,7 @@ fn integer(cx: &Ctx, o: &Object, k: &str, lo: i64, hi: i64) -> Result<Option<i64
                 Ok(v) if (lo..=hi).contains(&v) => Ok(Some(v)),
                 _ => Err(cx.err(
                     n.range.start,
-                    format!(
-                        "\"{k}\" must be an integer from {lo} to {hi}, not {}",
-                        n.value
-                    ),
+                    format!("\"{k}\" must be an integer from {lo} to {hi}, not {}", n.value),
                 )),
             },
             // Jackson coerces a string holding an integer.
@@ -484,10 +461,7 @@ fn integer(cx: &Ctx, o: &Object, k: &str, lo: i64, hi: i64) -> Result<Option<i64
                 Ok(v) if (lo..=hi).contains(&v) => Ok(Some(v)),
                 _ => Err(cx.err(
                     sl.range.start,
-                    format!(
-                        "\"{k}\" must be an integer from {lo} to {hi}, not \"{}\"",
-                        sl.value
-                    ),
+                    format!("\"{k}\" must be an integer from {lo} to {hi}, not \"{}\"", sl.value),
                 )),
             },
             v => Err(cx.err(v.range().start, format!("\"{k}\" must be a number"))),
@@ -498,10 +472,7 @@ fn integer(cx: &Ctx, o: &Object, k: &str, lo: i64, hi: i64) -> Result<Option<i64
 /// Parses a version range: `"none"`, `"N"`, `"N+"`, `"N-M"`.
 pub fn parse_versions(s: &str) -> Result<Versions, String> {
     let num = |t: &str| -> Result<u8, String> {
-        if t.is_empty()
-            || !t.bytes().all(|b| b.is_ascii_digit())
-            || (t.len() > 1 && t.starts_with('0'))
-        {
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) || (t.len() > 1 && t.starts_with('0')) {
             return Err(format!("malformed version range \"{s}\""));
         }
         t.parse::<u8>()
@@ -553,13 +524,11 @@ fn schema(cx: &Ctx, o: &Object, need_api_key: bool) -> Result<Schema, SchemaErro
         ],
         "the schema",
     )?;
-    let (kind, kpos) =
-        string(cx, o, "type")?.ok_or_else(|| cx.err(o.range.start, "missing \"type\""))?;
+    let (kind, kpos) = string(cx, o, "type")?.ok_or_else(|| cx.err(o.range.start, "missing \"type\""))?;
     if !KINDS.contains(&kind.as_str()) {
         return Err(cx.err(kpos, format!("unknown schema type \"{kind}\"")));
     }
-    let (name, npos) =
-        string(cx, o, "name")?.ok_or_else(|| cx.err(o.range.start, "missing \"name\""))?;
+    let (name, npos) = string(cx, o, "name")?.ok_or_else(|| cx.err(o.range.start, "missing \"name\""))?;
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
         return Err(cx.err(npos, format!("invalid message name \"{name}\"")));
     }
@@ -573,8 +542,7 @@ fn schema(cx: &Ctx, o: &Object, need_api_key: bool) -> Result<Schema, SchemaErro
     {
         return Err(cx.err(npos, format!("a {kind} schema needs an \"apiKey\"")));
     }
-    let valid = versions(cx, o, "validVersions")?
-        .ok_or_else(|| cx.err(o.range.start, "missing \"validVersions\""))?;
+    let valid = versions(cx, o, "validVersions")?.ok_or_else(|| cx.err(o.range.start, "missing \"validVersions\""))?;
     if valid.max() == Some(MAX_VERSION) {
         return Err(cx.err(o.range.start, "\"validVersions\" must be bounded"));
     }
@@ -583,10 +551,7 @@ fn schema(cx: &Ctx, o: &Object, need_api_key: bool) -> Result<Schema, SchemaErro
     if let Some(d) = versions(cx, o, "deprecatedVersions")? {
         if !d.is_subset(valid) && !valid.is_empty() {
             let p = prop(o, "deprecatedVersions").map_or(0, |p| p.range.start);
-            return Err(cx.err(
-                p,
-                format!("deprecatedVersions {d} outside validVersions {valid}"),
-            ));
+            return Err(cx.err(p, format!("deprecatedVersions {d} outside validVersions {valid}")));
         }
     }
     let mut listeners = Vec::new();
@@ -597,9 +562,7 @@ fn schema(cx: &Ctx, o: &Object, need_api_key: bool) -> Result<Schema, SchemaErro
         for e in &a.elements {
             match e {
                 Value::StringLit(s) => listeners.push(s.value.to_string()),
-                v => {
-                    return Err(cx.err(v.range().start, "\"listeners\" must be an array of strings"))
-                }
+                v => return Err(cx.err(v.range().start, "\"listeners\" must be an array of strings")),
             }
         }
     }
@@ -614,8 +577,8 @@ fn schema(cx: &Ctx, o: &Object, need_api_key: bool) -> Result<Schema, SchemaErro
                 return Err(cx.err(e.range().start, "a common struct must be an object"));
             };
             keys(cx, so, &["name", "versions", "fields"], "a common struct")?;
-            let (sname, spos) = string(cx, so, "name")?
-                .ok_or_else(|| cx.err(so.range.start, "common struct without \"name\""))?;
+            let (sname, spos) =
+                string(cx, so, "name")?.ok_or_else(|| cx.err(so.range.start, "common struct without \"name\""))?;
             if Type::parse(&sname)
                 .and_then(|t| t.struct_name().map(str::to_string))
                 .as_deref()
@@ -659,12 +622,7 @@ struct StructCx {
     valid: Versions,
 }
 
-fn field_list(
-    cx: &Ctx,
-    o: &Object,
-    sc: &StructCx,
-    parent: Versions,
-) -> Result<Option<Vec<Field>>, SchemaError> {
+fn field_list(cx: &Ctx, o: &Object, sc: &StructCx, parent: Versions) -> Result<Option<Vec<Field>>, SchemaError> {
     let Some(p) = prop(o, "fields") else {
         return Ok(None);
     };
@@ -680,17 +638,11 @@ fn field_list(
         };
         let f = field(cx, fo, sc, parent)?;
         if !names.insert(f.name.to_ascii_lowercase()) {
-            return Err(cx.err(
-                fo.range.start,
-                format!("duplicate field name \"{}\"", f.name),
-            ));
+            return Err(cx.err(fo.range.start, format!("duplicate field name \"{}\"", f.name)));
         }
         if let Some(t) = f.tag {
             if !tags.insert(t) {
-                return Err(cx.err(
-                    fo.range.start,
-                    format!("duplicate tag {t} (field \"{}\")", f.name),
-                ));
+                return Err(cx.err(fo.range.start, format!("duplicate tag {t} (field \"{}\")", f.name)));
             }
         }
         out.push(f);
@@ -721,20 +673,16 @@ fn field(cx: &Ctx, o: &Object, sc: &StructCx, _parent: Versions) -> Result<Field
         "a field",
     )?;
     let at = o.range.start;
-    let (name, npos) =
-        string(cx, o, "name")?.ok_or_else(|| cx.err(at, "field without \"name\""))?;
+    let (name, npos) = string(cx, o, "name")?.ok_or_else(|| cx.err(at, "field without \"name\""))?;
     if name.is_empty() {
         return Err(cx.err(npos, "empty field name"));
     }
-    if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        || !name.chars().all(|c| c.is_ascii_alphanumeric())
+    if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) || !name.chars().all(|c| c.is_ascii_alphanumeric())
     {
         return Err(cx.err(npos, format!("invalid field name \"{name}\"")));
     }
-    let (tys, tpos) = string(cx, o, "type")?
-        .ok_or_else(|| cx.err(at, format!("field \"{name}\" has no \"type\"")))?;
-    let ty = Type::parse(&tys)
-        .ok_or_else(|| cx.err(tpos, format!("field \"{name}\" has unknown type \"{tys}\"")))?;
+    let (tys, tpos) = string(cx, o, "type")?.ok_or_else(|| cx.err(at, format!("field \"{name}\" has no \"type\"")))?;
+    let ty = Type::parse(&tys).ok_or_else(|| cx.err(tpos, format!("field \"{name}\" has unknown type \"{tys}\"")))?;
     let tagged = versions(cx, o, "taggedVersions")?;
     let tag = integer(cx, o, "tag", 0, i64::from(i32::MAX))?.map(|t| t as u32);
     let vers = match versions(cx, o, "versions")? {
@@ -764,33 +712,18 @@ fn field(cx: &Ctx, o: &Object, sc: &StructCx, _parent: Versions) -> Result<Field
     if !nullable.is_empty() {
         let p = prop(o, "nullableVersions").map_or(at, |p| p.value.range().start);
         if !ty.can_be_nullable() {
-            return Err(cx.err(
-                p,
-                format!("field \"{name}\" of type {ty} cannot be nullable"),
-            ));
+            return Err(cx.err(p, format!("field \"{name}\" of type {ty} cannot be nullable")));
         }
         if nullable.and(vers).is_empty() {
             return Err(cx.err(
                 p,
-                format!(
-                    "field \"{name}\" nullableVersions {nullable} are outside its versions {vers}"
-                ),
+                format!("field \"{name}\" nullableVersions {nullable} are outside its versions {vers}"),
             ));
         }
     }
     match (tagged, tag) {
-        (Some(_), None) => {
-            return Err(cx.err(
-                at,
-                format!("field \"{name}\" has \"taggedVersions\" but no \"tag\""),
-            ))
-        }
-        (None, Some(_)) => {
-            return Err(cx.err(
-                at,
-                format!("field \"{name}\" has a \"tag\" but no \"taggedVersions\""),
-            ))
-        }
+        (Some(_), None) => return Err(cx.err(at, format!("field \"{name}\" has \"taggedVersions\" but no \"tag\""))),
+        (None, Some(_)) => return Err(cx.err(at, format!("field \"{name}\" has a \"tag\" but no \"taggedVersions\""))),
         _ => {}
     }
     let tagged_v = tagged.unwrap_or(Versions::NONE);
@@ -823,7 +756,10 @@ fn field(cx: &Ctx, o: &Object, sc: &StructCx, _parent: Versions) -> Result<Field
         if !fv.is_empty() || !matches!(ty, Type::String | Type::Bytes) {
             let p = prop(o, "flexibleVersions").map_or(at, |p| p.value.range().start);
             if !matches!(ty, Type::String | Type::Bytes) {
-                return Err(cx.err(p, format!("field \"{name}\": a field-level flexibleVersions needs a string or bytes type")));
+                return Err(cx.err(
+                    p,
+                    format!("field \"{name}\": a field-level flexibleVersions needs a string or bytes type"),
+                ));
             }
         }
     }
@@ -846,22 +782,15 @@ fn field(cx: &Ctx, o: &Object, sc: &StructCx, _parent: Versions) -> Result<Field
     };
     if let Some(d) = &default {
         let p = prop(o, "default").map_or(at, |p| p.value.range().start);
-        check_default(&ty, d, !nullable.is_empty())
-            .map_err(|e| cx.err(p, format!("field \"{name}\": {e}")))?;
+        check_default(&ty, d, !nullable.is_empty()).map_err(|e| cx.err(p, format!("field \"{name}\": {e}")))?;
     }
     let fields = field_list(cx, o, sc, vers)?;
     if let Some(fs) = &fields {
         if ty.struct_name().is_none() {
-            return Err(cx.err(
-                at,
-                format!("field \"{name}\" of type {ty} cannot have \"fields\""),
-            ));
+            return Err(cx.err(at, format!("field \"{name}\" of type {ty} cannot have \"fields\"")));
         }
         if fs.is_empty() {
-            return Err(cx.err(
-                at,
-                format!("struct type {ty} of field \"{name}\" has no fields"),
-            ));
+            return Err(cx.err(at, format!("struct type {ty} of field \"{name}\" has no fields")));
         }
     }
     let entity_type = string(cx, o, "entityType")?.map(|(s, _)| s);
@@ -973,9 +902,7 @@ fn check_default(ty: &Type, d: &str, nullable: bool) -> Result<(), String> {
             if d.is_empty() {
                 Ok(())
             } else {
-                Err(format!(
-                    "default \"{d}\" is not allowed for type {ty} (only \"null\")"
-                ))
+                Err(format!("default \"{d}\" is not allowed for type {ty} (only \"null\")"))
             }
         }
     }
@@ -1006,9 +933,7 @@ fn check_structs(cx: &Ctx, s: &Schema) -> Result<(), SchemaError> {
                             file: cx.file.clone(),
                             line: f.loc.line,
                             column: f.loc.column,
-                            rule: format!(
-                                "struct {sn} is defined both inline and in commonStructs"
-                            ),
+                            rule: format!("struct {sn} is defined both inline and in commonStructs"),
                         });
                     }
                     if !inline.insert(sn.to_string()) || sn == file_name {
@@ -1027,10 +952,7 @@ fn check_structs(cx: &Ctx, s: &Schema) -> Result<(), SchemaError> {
                             file: cx.file.clone(),
                             line: f.loc.line,
                             column: f.loc.column,
-                            rule: format!(
-                                "field \"{}\" has struct type {} without fields",
-                                f.name, f.ty
-                            ),
+                            rule: format!("field \"{}\" has struct type {} without fields", f.name, f.ty),
                         });
                     }
                 }

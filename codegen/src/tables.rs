@@ -204,7 +204,7 @@ fn camel(name: &str) -> String {
         .collect()
 }
 
-/// The `errors` module: [`ErrorCode`] with one variant per code.
+/// The `errors` module: `ErrorCode` with one variant per code.
 pub fn errors_module(t: &Tables) -> String {
     let mut o = header(&format!(
         "Apache Kafka {}'s error table (schemas/derived/{}/errors.tsv)",

@@ -22,9 +22,11 @@ fn rejects(text: &str, line: usize, rule: &str) {
 fn a_valid_schema_loads() {
     let s = load_str(
         "t.json",
-        &schema(r#"    { "name": "A", "type": "int32", "versions": "0+" }, // a comment
+        &schema(
+            r#"    { "name": "A", "type": "int32", "versions": "0+" }, // a comment
     /* a block comment */ { "name": "B", "type": "[]C", "versions": "1+", "nullableVersions": "1+", "fields": [
-      { "name": "D", "type": "string", "versions": "1+" } ]}"#),
+      { "name": "D", "type": "string", "versions": "1+" } ]}"#,
+        ),
     )
     .expect("loads");
     assert_eq!(s.fields.len(), 2);
@@ -38,8 +40,7 @@ fn unknown_key() {
         "unknown key \"color\"",
     );
     rejects(
-        &schema(r#"    { "name": "A", "type": "int32", "versions": "0+" }"#)
-            .replace("\"apiKey\"", "\"apiKee\""),
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "0+" }"#).replace("\"apiKey\"", "\"apiKee\""),
         2,
         "unknown key",
     );
@@ -97,9 +98,7 @@ fn duplicate_tags() {
 #[test]
 fn tagged_fields_outside_flexible_versions() {
     rejects(
-        &schema(
-            r#"    { "name": "A", "type": "int32", "versions": "1+", "taggedVersions": "1+", "tag": 0 }"#,
-        ),
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "1+", "taggedVersions": "1+", "tag": 0 }"#),
         8,
         "outside the flexible versions",
     );
@@ -113,9 +112,7 @@ fn tag_without_tagged_versions_and_the_reverse() {
         "a \"tag\" but no \"taggedVersions\"",
     );
     rejects(
-        &schema(
-            r#"    { "name": "A", "type": "int32", "versions": "2+", "taggedVersions": "2+" }"#,
-        ),
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "2+", "taggedVersions": "2+" }"#),
         8,
         "no \"tag\"",
     );
@@ -124,16 +121,12 @@ fn tag_without_tagged_versions_and_the_reverse() {
 #[test]
 fn nullable_versions_outside_versions() {
     rejects(
-        &schema(
-            r#"    { "name": "A", "type": "string", "versions": "0-1", "nullableVersions": "2+" }"#,
-        ),
+        &schema(r#"    { "name": "A", "type": "string", "versions": "0-1", "nullableVersions": "2+" }"#),
         8,
         "outside its versions",
     );
     rejects(
-        &schema(
-            r#"    { "name": "A", "type": "int32", "versions": "0+", "nullableVersions": "0+" }"#,
-        ),
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "0+", "nullableVersions": "0+" }"#),
         8,
         "cannot be nullable",
     );

@@ -31,7 +31,10 @@ fn committed_fuzz_seeds_cover_every_key_version_and_direction() {
             _ => missing.push(p.clone()),
         }
     }
-    assert!(missing.is_empty(), "seeds missing or stale (run `cargo run -p kafka-wire-codegen -- --fuzz-corpus fuzz/corpus`): {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "seeds missing or stale (run `cargo run -p kafka-wire-codegen -- --fuzz-corpus fuzz/corpus`): {missing:?}"
+    );
     // Every request and response version of every API key has a seed.
     let mut pairs = 0;
     for m in msgs

@@ -46,7 +46,10 @@ fn every_message_every_version_round_trips() {
                 // Owned: parse into the owned type, encode it back.
                 match (entry.owned_transcode)(&bytes, i16::from(v), i16::from(v)) {
                     Ok(o) if o == bytes => {}
-                    Ok(o) => failures.push(format!("{} v{v} seed {seed}: owned re-encoding differs\n  in:  {bytes:02x?}\n  out: {o:02x?}", m.name)),
+                    Ok(o) => failures.push(format!(
+                        "{} v{v} seed {seed}: owned re-encoding differs\n  in:  {bytes:02x?}\n  out: {o:02x?}",
+                        m.name
+                    )),
                     Err(e) => failures.push(format!("{} v{v} seed {seed}: owned: {e}", m.name)),
                 }
                 match (entry.transcode)(&bytes, i16::from(v), &mut out, i16::from(v)) {
@@ -68,11 +71,7 @@ fn every_message_every_version_round_trips() {
         failures.is_empty(),
         "{} of {cases} cases failed:\n{}",
         failures.len(),
-        shown
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
+        shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
     assert!(cases > 10_000, "only {cases} cases");
 }

@@ -11,10 +11,7 @@ fn seed(name: &str) -> String {
         .expect("seed drafts folder")
         .flatten()
         .map(|e| e.path())
-        .find(|p| {
-            p.file_name()
-                .is_some_and(|f| f.to_string_lossy().starts_with(name))
-        })
+        .find(|p| p.file_name().is_some_and(|f| f.to_string_lossy().starts_with(name)))
         .unwrap_or_else(|| panic!("seed {name} not found"));
     std::fs::read_to_string(path).expect("read seed")
 }
@@ -70,10 +67,7 @@ fn expect_err(block: &str, draft: bool, line: usize, rule: &str) -> SchemaError 
     let e = load(block, draft).expect_err("the defect must be rejected");
     assert_eq!(e.line, line, "wrong line for {rule:?}: {e}");
     assert!(e.rule.contains(rule), "error {e} should say {rule:?}");
-    assert!(
-        e.to_string().starts_with("seed:"),
-        "error names the file: {e}"
-    );
+    assert!(e.to_string().starts_with("seed:"), "error names the file: {e}");
     e
 }
 
@@ -114,8 +108,7 @@ fn check(seed_name: &str, schema: &str, draft: bool, defects: &[Defect], n: usiz
     expect_err(&b, draft, line, d.rule);
     if n + 1 == defects.len() {
         let fixed = (d.fix)(&b);
-        load(&fixed, draft)
-            .unwrap_or_else(|e| panic!("{schema} still fails after every repair: {e}"));
+        load(&fixed, draft).unwrap_or_else(|e| panic!("{schema} still fails after every repair: {e}"));
     }
 }
 
@@ -338,10 +331,7 @@ const S004_DMRESP: &[Defect] = &[
     },
 ];
 fn restore_quote(b: &str) -> String {
-    b.replace(
-        "\"versions\": \"0\", default\"",
-        "\"versions\": \"0\", \"default\"",
-    )
+    b.replace("\"versions\": \"0\", default\"", "\"versions\": \"0\", \"default\"")
 }
 const S004_RMSRESP: &[Defect] = &[
     TBD,

@@ -62,12 +62,7 @@ fn parse_iterate_and_encode_allocate_nothing() {
             .expect("in catalog");
         for v in m.valid.iter() {
             for seed in 0..3 {
-                let bytes = sample(
-                    m,
-                    v,
-                    &mut Rng::new(seed + 1000 * u64::from(v)),
-                    Options::default(),
-                );
+                let bytes = sample(m, v, &mut Rng::new(seed + 1000 * u64::from(v)), Options::default());
                 cases.push((e, i16::from(v), bytes));
             }
         }
@@ -81,8 +76,7 @@ fn parse_iterate_and_encode_allocate_nothing() {
             }
             // Errors allocate nothing either: every truncation of a non-empty message fails.
             if !bytes.is_empty() {
-                ok -=
-                    usize::from((e.transcode)(&bytes[..bytes.len() - 1], *v, &mut out, *v).is_ok());
+                ok -= usize::from((e.transcode)(&bytes[..bytes.len() - 1], *v, &mut out, *v).is_ok());
             }
         }
         ok
@@ -121,10 +115,5 @@ fn parse_iterate_and_encode_allocate_nothing() {
     });
     assert_eq!(ok, cases.len(), "every case visits, and no truncation does");
     assert!(events > 10_000, "{events} events");
-    assert_eq!(
-        allocs,
-        0,
-        "allocations while visiting {} messages",
-        cases.len()
-    );
+    assert_eq!(allocs, 0, "allocations while visiting {} messages", cases.len());
 }

@@ -84,7 +84,16 @@ fn write_struct(desc: &StructDesc, v: i16, u: &mut Unstructured<'_>, out: &mut V
 }
 
 #[allow(clippy::too_many_arguments)]
-fn write_field(f: &FieldDesc, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8>, compact: bool, nullable: bool, tagged: bool, depth: u32) -> Result<()> {
+fn write_field(
+    f: &FieldDesc,
+    v: i16,
+    u: &mut Unstructured<'_>,
+    out: &mut Vec<u8>,
+    compact: bool,
+    nullable: bool,
+    tagged: bool,
+    depth: u32,
+) -> Result<()> {
     if f.array {
         if nullable && u.ratio(1, 6)? {
             len(out, None, compact, false);
@@ -101,7 +110,16 @@ fn write_field(f: &FieldDesc, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8
 }
 
 #[allow(clippy::too_many_arguments)]
-fn write_one(kind: Kind, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8>, compact: bool, nullable: bool, tagged: bool, depth: u32) -> Result<()> {
+fn write_one(
+    kind: Kind,
+    v: i16,
+    u: &mut Unstructured<'_>,
+    out: &mut Vec<u8>,
+    compact: bool,
+    nullable: bool,
+    tagged: bool,
+    depth: u32,
+) -> Result<()> {
     let null = nullable && u.ratio(1, 6)?;
     match kind {
         Kind::Bool => out.push(u8::from(u.arbitrary::<bool>()?)),

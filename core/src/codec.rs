@@ -156,7 +156,9 @@ pub trait Message<'a>: Struct<'a> {
     fn parse_lenient(bytes: &'a [u8], version: i16) -> Result<(Self, &'a [u8]), DecodeError> {
         if !Self::INFO.is_valid(version) {
             return Err(DecodeError::new_at(
-                DecodeErrorKind::UnsupportedVersion { version: i32::from(version) },
+                DecodeErrorKind::UnsupportedVersion {
+                    version: i32::from(version),
+                },
                 0,
                 Self::INFO.name,
                 version,
@@ -176,7 +178,9 @@ pub trait Message<'a>: Struct<'a> {
     fn visit<V: Visitor<'a> + ?Sized>(bytes: &'a [u8], version: i16, vis: &mut V) -> Result<(), DecodeError> {
         if !Self::INFO.is_valid(version) {
             return Err(DecodeError::new_at(
-                DecodeErrorKind::UnsupportedVersion { version: i32::from(version) },
+                DecodeErrorKind::UnsupportedVersion {
+                    version: i32::from(version),
+                },
                 0,
                 Self::INFO.name,
                 version,
@@ -209,14 +213,34 @@ pub trait Message<'a>: Struct<'a> {
     /// Encodes at `version` into `sink`; returns the number of bytes written. The size is
     /// computed first, so a sink without room is an error before any byte is written.
     fn encode<S: Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, EncodeError> {
-        encode_sized(&Self::INFO, version, sink, || self.size(version), |w| self.write(w, version))
+        encode_sized(
+            &Self::INFO,
+            version,
+            sink,
+            || self.size(version),
+            |w| self.write(w, version),
+        )
     }
 
     /// Encodes at `version` into the front of `buf`, in one pass; returns the number of bytes
     /// written. The checks and errors are [`Message::encode`]'s; when `buf` is too short the
     /// error gives the size needed, and what was written into `buf` is unspecified.
     fn encode_to_slice(&self, buf: &mut [u8], version: i16) -> Result<usize, EncodeError> {
-        encode_one_pass(&Self::INFO, version, buf, || self.size(version), |w| self.write(w, version))
+        encode_one_pass(
+            &Self::INFO,
+            version,
+            buf,
+            || self.size(version),
+            |w| self.write(w, version),
+        )
+    }
+
+    /// Encodes at `version` into a new `Vec` of exactly the encoded size (feature `alloc`).
+    #[cfg(feature = "alloc")]
+    fn to_vec(&self, version: i16) -> Result<alloc::vec::Vec<u8>, EncodeError> {
+        let mut v = alloc::vec![0; self.encoded_len(version)?];
+        self.encode_to_slice(&mut v, version)?;
+        Ok(v)
     }
 }
 
@@ -285,7 +309,12 @@ pub(crate) fn encode_one_pass(
 /// the size pass's own error).
 #[cold]
 #[inline(never)]
-fn encode_failed(e: EncodeError, size: impl FnOnce() -> Result<usize, EncodeError>, name: &'static str, version: i16) -> EncodeError {
+fn encode_failed(
+    e: EncodeError,
+    size: impl FnOnce() -> Result<usize, EncodeError>,
+    name: &'static str,
+    version: i16,
+) -> EncodeError {
     let e = match e.kind() {
         EncodeErrorKind::BufferTooShort { .. } => match size() {
             Ok(needed) => EncodeError::new(EncodeErrorKind::BufferTooShort { needed }, ""),
@@ -337,7 +366,11 @@ pub fn transcode<'a, M: Message<'a>>(input: &'a [u8], from: i16, out: &mut [u8],
 
 /// Parses strictly (`lenient == false`: trailing bytes are an error) or leniently (they are
 /// returned). Used by the generated dispatch.
-pub fn parse_mode<'a, M: Message<'a>>(bytes: &'a [u8], version: i16, lenient: bool) -> Result<(M, &'a [u8]), DecodeError> {
+pub fn parse_mode<'a, M: Message<'a>>(
+    bytes: &'a [u8],
+    version: i16,
+    lenient: bool,
+) -> Result<(M, &'a [u8]), DecodeError> {
     if lenient {
         M::parse_lenient(bytes, version)
     } else {

@@ -34,7 +34,11 @@ impl Format for DecodeErrorKind {
                 write!(f, "tagged field {=u32} is not defined at this version", tag)
             }
             DecodeErrorKind::TaggedFieldSize { tag, size } => {
-                write!(f, "tagged field {=u32} did not take its declared {=u32} byte(s)", tag, size)
+                write!(
+                    f,
+                    "tagged field {=u32} did not take its declared {=u32} byte(s)",
+                    tag, size
+                )
             }
             DecodeErrorKind::TrailingBytes { count } => write!(f, "{=usize} trailing byte(s) after the message", count),
             DecodeErrorKind::UnknownApiKey { key } => write!(f, "unknown API key or record type {=i32}", key),
@@ -159,7 +163,11 @@ impl<'a, T: Elem<'a> + FormatElem> Format for Array<'a, T> {
 
 impl Format for RawTaggedField<'_> {
     fn format(&self, f: Formatter<'_>) {
-        write!(f, "RawTaggedField {{ tag: {=u32}, data: {=[u8]} }}", self.tag, self.data)
+        write!(
+            f,
+            "RawTaggedField {{ tag: {=u32}, data: {=[u8]} }}",
+            self.tag, self.data
+        )
     }
 }
 
@@ -185,7 +193,11 @@ impl Format for UuidFmt {
         let (a, b, c, d) = self.0.as_fields();
         let d16 = u16::from_be_bytes([d[0], d[1]]);
         let d48 = u64::from_be_bytes([0, 0, d[2], d[3], d[4], d[5], d[6], d[7]]);
-        write!(f, "{=u32:08x}-{=u16:04x}-{=u16:04x}-{=u16:04x}-{=u64:012x}", a, b, c, d16, d48)
+        write!(
+            f,
+            "{=u32:08x}-{=u16:04x}-{=u16:04x}-{=u16:04x}-{=u64:012x}",
+            a, b, c, d16, d48
+        )
     }
 }
 

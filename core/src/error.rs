@@ -98,7 +98,13 @@ impl DecodeError {
     #[cold]
     #[inline(never)]
     pub(crate) fn at(kind: DecodeErrorKind, remaining: usize, field: &'static str) -> Self {
-        DecodeError { kind, pos: remaining, message: "", version: -1, field }
+        DecodeError {
+            kind,
+            pos: remaining,
+            message: "",
+            version: -1,
+            field,
+        }
     }
 
     /// Turns the "bytes remaining" position into an offset, and records the message and version.
@@ -115,7 +121,6 @@ impl DecodeError {
 
     /// Shifts the offset of a finished error by `base` bytes (for errors inside a frame).
     #[cold]
-    #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
     pub(crate) fn shifted(mut self, base: usize) -> Self {
         self.pos = self.pos.saturating_add(base);
         self
@@ -130,7 +135,13 @@ impl DecodeError {
         version: i16,
         field: &'static str,
     ) -> Self {
-        DecodeError { kind, pos: offset, message, version, field }
+        DecodeError {
+            kind,
+            pos: offset,
+            message,
+            version,
+            field,
+        }
     }
 
     /// What went wrong.
@@ -253,7 +264,12 @@ impl EncodeError {
     #[cold]
     #[inline(never)]
     pub(crate) fn new(kind: EncodeErrorKind, field: &'static str) -> Self {
-        EncodeError { kind, message: "", version: -1, field }
+        EncodeError {
+            kind,
+            message: "",
+            version: -1,
+            field,
+        }
     }
 
     #[cold]
@@ -323,11 +339,23 @@ impl fmt::Display for EncodeError {
 
 impl core::error::Error for EncodeError {}
 
-impl<'a> nom::error::ParseError<&'a [u8]> for DecodeError {
-    fn from_error_kind(input: &'a [u8], _kind: nom::error::ErrorKind) -> Self {
+/// A number that names no key of a key enum (`ApiKey::try_from(99)`, say).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownKey(pub i16);
+
+impl fmt::Display for UnknownKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown key {}", self.0)
+    }
+}
+
+impl core::error::Error for UnknownKey {}
+
+impl<'a> ::nom::error::ParseError<&'a [u8]> for DecodeError {
+    fn from_error_kind(input: &'a [u8], _kind: ::nom::error::ErrorKind) -> Self {
         DecodeError::at(DecodeErrorKind::UnexpectedEof { needed: 1 }, input.len(), "")
     }
-    fn append(_input: &'a [u8], _kind: nom::error::ErrorKind, other: Self) -> Self {
+    fn append(_input: &'a [u8], _kind: ::nom::error::ErrorKind, other: Self) -> Self {
         other
     }
 }

@@ -4,19 +4,16 @@
 //! Only this layer reports "need more bytes" (a frame whose size prefix promises more than was
 //! given); inside a frame, truncation is an error with an offset.
 
-use nom::bytes::complete::take;
-use nom::number::complete::be_i32;
-use nom::IResult;
-
 use crate::codec::Message;
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::generated::api::{
-    ApiKey, GroupCoordinatorKey, GroupCoordinatorRecordType, Request, GroupCoordinatorValue, MetadataRecord, MetadataRecordType,
-    RequestBody, ResponseBody, ShareCoordinatorKey, ShareCoordinatorRecordType, ShareCoordinatorValue,
+    ApiKey, GroupCoordinatorKey, GroupCoordinatorRecordType, GroupCoordinatorValue, MetadataRecord, MetadataRecordType,
+    Request, RequestBody, ResponseBody, ShareCoordinatorKey, ShareCoordinatorRecordType, ShareCoordinatorValue,
     TransactionCoordinatorKey, TransactionCoordinatorRecordType, TransactionCoordinatorValue,
 };
 use crate::generated::messages::{RequestHeader, ResponseHeader};
 use crate::read;
+use crate::write::Sink;
 
 /// How a frame parse treats bytes after the body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -28,24 +25,27 @@ pub enum Mode {
     Lenient,
 }
 
-/// Splits one size-prefixed frame off the front of `input` (nom's `length_data(be_i32)`),
+/// Splits one size-prefixed frame off the front of `input` ([`crate::nom::size_prefixed`]),
 /// returning `(frame payload, rest)`. A negative size is an error; a payload shorter than the
 /// size says is [`DecodeErrorKind::UnexpectedEof`](crate::DecodeErrorKind) with the bytes needed.
 pub fn split_frame(input: &[u8]) -> Result<(&[u8], &[u8]), DecodeError> {
-    fn size_prefixed(i: &[u8]) -> IResult<&[u8], i32, DecodeError> {
-        be_i32(i)
-    }
-    let (rest, size) = size_prefixed(input).map_err(|_| {
-        DecodeError::new_at(K::UnexpectedEof { needed: 4 - input.len().min(4) }, input.len(), "frame", -1, "size")
-    })?;
-    if size < 0 {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(size) }, 0, "frame", -1, "size"));
-    }
-    let n = size as usize;
-    let r: IResult<&[u8], &[u8], DecodeError> = take(n)(rest);
-    match r {
+    match crate::nom::size_prefixed(input) {
         Ok((rest, payload)) => Ok((payload, rest)),
-        Err(_) => Err(DecodeError::new_at(K::UnexpectedEof { needed: n - rest.len() }, input.len(), "frame", -1, "payload")),
+        Err(::nom::Err::Incomplete(needed)) => {
+            let needed = match needed {
+                ::nom::Needed::Size(n) => n.get(),
+                ::nom::Needed::Unknown => 1,
+            };
+            let field = if input.len() < 4 { "size" } else { "payload" };
+            Err(DecodeError::new_at(
+                K::UnexpectedEof { needed },
+                input.len(),
+                "frame",
+                -1,
+                field,
+            ))
+        }
+        Err(::nom::Err::Error(e) | ::nom::Err::Failure(e)) => Err(e),
     }
 }
 
@@ -53,7 +53,13 @@ pub fn split_frame(input: &[u8]) -> Result<(&[u8], &[u8]), DecodeError> {
 fn whole_frame(input: &[u8]) -> Result<&[u8], DecodeError> {
     let (payload, rest) = split_frame(input)?;
     if !rest.is_empty() {
-        return Err(DecodeError::new_at(K::TrailingBytes { count: rest.len() }, input.len() - rest.len(), "frame", -1, ""));
+        return Err(DecodeError::new_at(
+            K::TrailingBytes { count: rest.len() },
+            input.len() - rest.len(),
+            "frame",
+            -1,
+            "",
+        ));
     }
     Ok(payload)
 }
@@ -91,11 +97,19 @@ pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, Dec
     let key = read::i16(&mut c, "request_api_key").map_err(|e| e.finish(payload.len(), "RequestHeader", -1))?;
     let version = read::i16(&mut c, "request_api_version").map_err(|e| e.finish(payload.len(), "RequestHeader", -1))?;
     let Some(api_key) = ApiKey::from_i16(key) else {
-        return Err(DecodeError::new_at(K::UnknownApiKey { key: i32::from(key) }, 0, "RequestHeader", -1, "request_api_key"));
+        return Err(DecodeError::new_at(
+            K::UnknownApiKey { key: i32::from(key) },
+            0,
+            "RequestHeader",
+            -1,
+            "request_api_key",
+        ));
     };
     if !api_key.request_info().is_valid(version) {
         return Err(DecodeError::new_at(
-            K::UnsupportedVersion { version: i32::from(version) },
+            K::UnsupportedVersion {
+                version: i32::from(version),
+            },
             2,
             api_key.request_info().name,
             version,
@@ -105,11 +119,20 @@ pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, Dec
     let header_version = api_key.request_header_version(version);
     let (header, body_bytes) = RequestHeader::parse_lenient(payload, header_version)?;
     let base = payload.len() - body_bytes.len();
-    let (body, trailing) = RequestBody::parse_with(api_key, body_bytes, version, mode == Mode::Lenient)
-        .map_err(|e| e.shifted(base))?;
+    let (body, trailing) =
+        RequestBody::parse_with(api_key, body_bytes, version, mode == Mode::Lenient).map_err(|e| e.shifted(base))?;
     let header_bytes = &payload[..base];
     let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
-    Ok(RequestFrame { api_key, api_version: version, header_version, header, body, header_bytes, body_bytes, trailing })
+    Ok(RequestFrame {
+        api_key,
+        api_version: version,
+        header_version,
+        header,
+        body,
+        header_bytes,
+        body_bytes,
+        trailing,
+    })
 }
 
 /// A parsed response frame.
@@ -130,16 +153,28 @@ pub struct ResponseFrame<'a> {
 }
 
 /// Parses a whole response frame for `api_key` at `version` (responses do not name their API).
-pub fn parse_response_frame(input: &[u8], api_key: ApiKey, version: i16, mode: Mode) -> Result<ResponseFrame<'_>, DecodeError> {
+pub fn parse_response_frame(
+    input: &[u8],
+    api_key: ApiKey,
+    version: i16,
+    mode: Mode,
+) -> Result<ResponseFrame<'_>, DecodeError> {
     let payload = whole_frame(input)?;
     parse_response(payload, api_key, version, mode).map_err(|e| e.shifted(4))
 }
 
 /// Parses a response (header and body) without its size prefix.
-pub fn parse_response(payload: &[u8], api_key: ApiKey, version: i16, mode: Mode) -> Result<ResponseFrame<'_>, DecodeError> {
+pub fn parse_response(
+    payload: &[u8],
+    api_key: ApiKey,
+    version: i16,
+    mode: Mode,
+) -> Result<ResponseFrame<'_>, DecodeError> {
     if !api_key.response_info().is_valid(version) {
         return Err(DecodeError::new_at(
-            K::UnsupportedVersion { version: i32::from(version) },
+            K::UnsupportedVersion {
+                version: i32::from(version),
+            },
             0,
             api_key.response_info().name,
             version,
@@ -149,8 +184,22 @@ pub fn parse_response(payload: &[u8], api_key: ApiKey, version: i16, mode: Mode)
     let f = response_parts(payload, api_key.response_header_version(version), |b| {
         ResponseBody::parse_with(api_key, b, version, mode == Mode::Lenient)
     })?;
-    let TypedResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing } = f;
-    Ok(ResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing })
+    let TypedResponseFrame {
+        header_version,
+        header,
+        body,
+        header_bytes,
+        body_bytes,
+        trailing,
+    } = f;
+    Ok(ResponseFrame {
+        header_version,
+        header,
+        body,
+        header_bytes,
+        body_bytes,
+        trailing,
+    })
 }
 
 /// A response frame decoded as the answer to one request type: the body is that request's
@@ -205,7 +254,15 @@ pub fn parse_response_to<'a, 'b, R: Request<'a>>(
 ) -> Result<TypedResponseFrame<'b, R::Response<'b>>, DecodeError> {
     let info = <R::Response<'b> as Message<'b>>::INFO;
     if !info.is_valid(version) {
-        return Err(DecodeError::new_at(K::UnsupportedVersion { version: i32::from(version) }, 0, info.name, version, ""));
+        return Err(DecodeError::new_at(
+            K::UnsupportedVersion {
+                version: i32::from(version),
+            },
+            0,
+            info.name,
+            version,
+            "",
+        ));
     }
     response_parts(payload, R::response_header_version(version), |b| {
         crate::codec::parse_mode::<R::Response<'b>>(b, version, mode == Mode::Lenient)
@@ -224,7 +281,14 @@ fn response_parts<'b, B>(
     let (body, trailing) = body(body_bytes).map_err(|e| e.shifted(base))?;
     let header_bytes = &payload[..base];
     let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
-    Ok(TypedResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing })
+    Ok(TypedResponseFrame {
+        header_version,
+        header,
+        body,
+        header_bytes,
+        body_bytes,
+        trailing,
+    })
 }
 
 /// The only `__cluster_metadata` frame version Kafka writes and reads.
@@ -247,7 +311,13 @@ fn short_varint(c: &mut &[u8], total: usize, f: &'static str) -> Result<i16, Dec
     let at = total - c.len();
     let v = read::uvarint(c, f).map_err(|e| e.finish(total, "MetadataRecordFrame", -1))?;
     if v > i16::MAX as u32 {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(v) }, at, "MetadataRecordFrame", -1, f));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame { value: i64::from(v) },
+            at,
+            "MetadataRecordFrame",
+            -1,
+            f,
+        ));
     }
     Ok(v as i16)
 }
@@ -259,21 +329,53 @@ pub fn parse_metadata_record(input: &[u8]) -> Result<FramedMetadataRecord<'_>, D
     let total = input.len();
     let frame = short_varint(&mut c, total, "frame_version")?;
     if frame as u32 != METADATA_FRAME_VERSION {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(frame) }, 0, "MetadataRecordFrame", -1, "frame_version"));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame {
+                value: i64::from(frame),
+            },
+            0,
+            "MetadataRecordFrame",
+            -1,
+            "frame_version",
+        ));
     }
     let at = total - c.len();
     let ty = short_varint(&mut c, total, "record_type")?;
     let Some(record_type) = MetadataRecordType::from_i16(ty) else {
-        return Err(DecodeError::new_at(K::UnknownApiKey { key: i32::from(ty) }, at, "MetadataRecordFrame", -1, "record_type"));
+        return Err(DecodeError::new_at(
+            K::UnknownApiKey { key: i32::from(ty) },
+            at,
+            "MetadataRecordFrame",
+            -1,
+            "record_type",
+        ));
     };
     let version = short_varint(&mut c, total, "version")?;
     let base = total - c.len();
     let record = MetadataRecord::parse(record_type, c, version).map_err(|e| e.shifted(base))?;
-    Ok(FramedMetadataRecord { record_type, version, record, record_bytes: c })
+    Ok(FramedMetadataRecord {
+        record_type,
+        version,
+        record,
+        record_bytes: c,
+    })
 }
 
-/// Encodes a framed metadata record into `out`; returns the bytes written.
-pub fn encode_metadata_record(record: &MetadataRecord<'_>, version: i16, out: &mut [u8]) -> Result<usize, crate::EncodeError> {
+/// Encodes a framed metadata record into the front of `out`; returns the bytes written.
+pub fn encode_metadata_record(
+    record: &MetadataRecord<'_>,
+    version: i16,
+    out: &mut [u8],
+) -> Result<usize, crate::EncodeError> {
+    encode_metadata_record_into(record, version, &mut &mut *out)
+}
+
+/// [`encode_metadata_record`] into any [`Sink`].
+pub fn encode_metadata_record_into<S: Sink + ?Sized>(
+    record: &MetadataRecord<'_>,
+    version: i16,
+    out: &mut S,
+) -> Result<usize, crate::EncodeError> {
     let body = record.encoded_len(version)?;
     let mut head = [0u8; 15];
     let mut w = crate::write::Writer::new(&mut head);
@@ -283,9 +385,10 @@ pub fn encode_metadata_record(record: &MetadataRecord<'_>, version: i16, out: &m
     let head_len = w.finish()?;
     let total = head_len + body;
     let too_short = || {
-        crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(record.info().name, version)
+        crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "")
+            .finish(record.info().name, version)
     };
-    let (h, rest) = out.get_mut(..total).ok_or_else(too_short)?.split_at_mut(head_len);
+    let (h, rest) = out.reserve(total).ok_or_else(too_short)?.split_at_mut(head_len);
     h.copy_from_slice(head.get(..head_len).ok_or_else(too_short)?);
     let mut rest = rest;
     record.encode(&mut rest, version)?;
@@ -354,8 +457,8 @@ coordinator!(
     TransactionCoordinatorValue
 );
 
-fn frame_into<'o>(
-    out: &'o mut [u8],
+fn frame_into<'o, S: Sink + ?Sized>(
+    out: &'o mut S,
     head_len: usize,
     body_len: usize,
     name: &'static str,
@@ -363,24 +466,41 @@ fn frame_into<'o>(
 ) -> Result<(&'o mut [u8], &'o mut [u8]), crate::EncodeError> {
     let total = 4 + head_len + body_len;
     if total > i32::MAX as usize {
-        return Err(crate::EncodeError::new(crate::EncodeErrorKind::TooLong { length: total }, "size").finish(name, version));
+        return Err(
+            crate::EncodeError::new(crate::EncodeErrorKind::TooLong { length: total }, "size").finish(name, version),
+        );
     }
-    let Some(buf) = out.get_mut(..total) else {
-        return Err(crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(name, version));
+    let Some(buf) = out.reserve(total) else {
+        return Err(
+            crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(name, version),
+        );
     };
     let (size, rest) = buf.split_at_mut(4);
     size.copy_from_slice(&((head_len + body_len) as i32).to_be_bytes());
     Ok(rest.split_at_mut(head_len))
 }
 
-/// Encodes a whole request frame (size, header, body) into `out`. The header's API key and
-/// version are taken from `body` and `version`; its header version from the API key.
+/// Encodes a whole request frame (size, header, body) into the front of `out`; returns its
+/// length. The header's API key and version are taken from `body` and `version`; its header
+/// version from the API key.
 pub fn encode_request_frame(
     correlation_id: i32,
     client_id: Option<&str>,
     body: &RequestBody<'_>,
     version: i16,
     out: &mut [u8],
+) -> Result<usize, crate::EncodeError> {
+    encode_request_frame_into(correlation_id, client_id, body, version, &mut &mut *out)
+}
+
+/// [`encode_request_frame`] into any [`Sink`] (a `heapless::Vec`, a `Vec` with `alloc`, or a
+/// slice that advances past each frame).
+pub fn encode_request_frame_into<S: Sink + ?Sized>(
+    correlation_id: i32,
+    client_id: Option<&str>,
+    body: &RequestBody<'_>,
+    version: i16,
+    out: &mut S,
 ) -> Result<usize, crate::EncodeError> {
     let key = body.key();
     let header = RequestHeader {
@@ -399,9 +519,28 @@ pub fn encode_request_frame(
     Ok(4 + head_len + body_len)
 }
 
-/// Encodes a whole response frame (size, header, body) into `out`.
-pub fn encode_response_frame(correlation_id: i32, body: &ResponseBody<'_>, version: i16, out: &mut [u8]) -> Result<usize, crate::EncodeError> {
-    let header = ResponseHeader { correlation_id, ..ResponseHeader::DEFAULT };
+/// Encodes a whole response frame (size, header, body) into the front of `out`; returns its
+/// length.
+pub fn encode_response_frame(
+    correlation_id: i32,
+    body: &ResponseBody<'_>,
+    version: i16,
+    out: &mut [u8],
+) -> Result<usize, crate::EncodeError> {
+    encode_response_frame_into(correlation_id, body, version, &mut &mut *out)
+}
+
+/// [`encode_response_frame`] into any [`Sink`].
+pub fn encode_response_frame_into<S: Sink + ?Sized>(
+    correlation_id: i32,
+    body: &ResponseBody<'_>,
+    version: i16,
+    out: &mut S,
+) -> Result<usize, crate::EncodeError> {
+    let header = ResponseHeader {
+        correlation_id,
+        ..ResponseHeader::DEFAULT
+    };
     let hv = body.key().response_header_version(version);
     let head_len = header.encoded_len(hv)?;
     let body_len = body.encoded_len(version)?;

@@ -47,36 +47,40 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
-mod codec;
-#[cfg(feature = "alloc")]
-mod owned;
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
+mod codec;
 #[cfg(feature = "defmt")]
 mod defmt_impls;
 mod error;
 pub mod frame;
-pub mod reflect;
+pub mod nom;
+#[cfg(feature = "alloc")]
+mod owned;
 mod read;
 pub mod records;
+pub mod reflect;
 mod types;
 pub mod versions;
 pub mod visit;
 mod write;
 
+#[cfg(feature = "arbitrary")]
+pub use arbitrary_impl::{arbitrary_bytes, ArbitraryAt};
 pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+#[cfg(feature = "defmt")]
+pub use defmt_impls::FormatElem;
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnknownKey};
+#[cfg(feature = "alloc")]
+pub use owned::{
+    owned_transcode, CompactString, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct, OwnedTaggedFields,
+    SmallVec,
+};
+#[doc(hidden)]
+pub use read::Cursor;
 pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
 pub use visit::{FieldId, Visitor};
 pub use write::{Sink, Writer};
-#[doc(hidden)]
-pub use read::Cursor;
-#[cfg(feature = "arbitrary")]
-pub use arbitrary_impl::{arbitrary_bytes, ArbitraryAt};
-#[cfg(feature = "defmt")]
-pub use defmt_impls::FormatElem;
-#[cfg(feature = "alloc")]
-pub use owned::{owned_transcode, CompactString, SmallVec, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct, OwnedTaggedFields};
 
 /// The `uuid` crate, re-exported: UUID fields are [`uuid::Uuid`].
 pub use uuid;
@@ -85,7 +89,13 @@ pub use uuid::Uuid;
 /// What generated code refers to, in one place.
 mod rt {
     pub(crate) use crate::codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
-    pub(crate) use crate::error::{DecodeError, EncodeError};
+    #[cfg(feature = "defmt")]
+    pub(crate) use crate::defmt_impls as defmt_fmt;
+    pub(crate) use crate::error::{DecodeError, EncodeError, UnknownKey};
+    #[cfg(feature = "alloc")]
+    pub(crate) use crate::owned::{
+        self, owned_transcode, CompactString, OwnedMessage, OwnedStruct, OwnedTaggedFields, SmallVec,
+    };
     pub(crate) use crate::read;
     pub(crate) use crate::read::Cursor;
     pub(crate) use crate::reflect;
@@ -94,15 +104,11 @@ mod rt {
     pub(crate) use crate::write;
     pub(crate) use crate::write::{Sink, Writer};
     pub(crate) use uuid::Uuid;
-    #[cfg(feature = "defmt")]
-    pub(crate) use crate::defmt_impls as defmt_fmt;
-    #[cfg(feature = "alloc")]
-    pub(crate) use crate::owned::{self, owned_transcode, CompactString, OwnedMessage, OwnedStruct, OwnedTaggedFields, SmallVec};
 }
 
 mod generated;
-pub use generated::*;
-pub use generated::api::{ApiKey, MetadataRecord, MetadataRecordType, Request, RequestBody, ResponseBody};
-pub use generated::errors::ErrorCode;
 #[cfg(feature = "alloc")]
 pub use generated::api::OwnedRequest;
+pub use generated::api::{ApiKey, MetadataRecord, MetadataRecordType, Request, RequestBody, ResponseBody};
+pub use generated::errors::ErrorCode;
+pub use generated::*;

@@ -42,6 +42,7 @@ pub struct OwnedRawTaggedField {
 /// One pointer wide: nearly every struct has none, and this sits in every owned struct (arrays
 /// of small structs keep 4 of them inline).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[allow(clippy::box_collection)] // the box keeps the field one pointer wide
 pub struct OwnedTaggedFields(Option<Box<Vec<OwnedRawTaggedField>>>);
 
 impl OwnedTaggedFields {
@@ -69,7 +70,10 @@ impl OwnedTaggedFields {
     }
     /// Iterates them as borrowed fields.
     pub fn iter(&self) -> impl Iterator<Item = RawTaggedField<'_>> + '_ {
-        self.as_slice().iter().map(|t| RawTaggedField { tag: t.tag, data: &t.data })
+        self.as_slice().iter().map(|t| RawTaggedField {
+            tag: t.tag,
+            data: &t.data,
+        })
     }
     #[inline(always)]
     pub(crate) fn size(&self) -> Result<usize, EncodeError> {
@@ -84,7 +88,10 @@ impl OwnedTaggedFields {
         let mut n = 0usize;
         for t in self.as_slice() {
             if t.data.len() > i32::MAX as usize {
-                return Err(EncodeError::new(EncodeErrorKind::TooLong { length: t.data.len() }, "_tagged_fields"));
+                return Err(EncodeError::new(
+                    EncodeErrorKind::TooLong { length: t.data.len() },
+                    "_tagged_fields",
+                ));
             }
             n += write::uvarint_size(t.tag) + write::uvarint_size(t.data.len() as u32) + t.data.len();
         }
@@ -103,7 +110,13 @@ impl From<&TaggedFields<'_>> for OwnedTaggedFields {
         if t.is_empty() {
             return OwnedTaggedFields(None);
         }
-        t.iter().map(|r| OwnedRawTaggedField { tag: r.tag, data: r.data.to_vec() }).collect::<Vec<_>>().into()
+        t.iter()
+            .map(|r| OwnedRawTaggedField {
+                tag: r.tag,
+                data: r.data.to_vec(),
+            })
+            .collect::<Vec<_>>()
+            .into()
     }
 }
 
@@ -241,7 +254,13 @@ fn vec_size_elems<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static str)
 }
 
 /// Size of a nullable owned array.
-pub(crate) fn opt_vec_size<T: OwnedElem>(a: Option<&[T]>, compact: bool, nullable: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+pub(crate) fn opt_vec_size<T: OwnedElem>(
+    a: Option<&[T]>,
+    compact: bool,
+    nullable: bool,
+    v: i16,
+    f: &'static str,
+) -> Result<usize, EncodeError> {
     match a {
         Some(a) => vec_size(a, compact, v, f),
         None if !nullable => Err(write::null_not_allowed(f)),
@@ -250,7 +269,12 @@ pub(crate) fn opt_vec_size<T: OwnedElem>(a: Option<&[T]>, compact: bool, nullabl
 }
 
 /// Size of a nullable owned struct.
-pub(crate) fn opt_struct_size<T: OwnedStruct>(s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+pub(crate) fn opt_struct_size<T: OwnedStruct>(
+    s: &Option<T>,
+    nullable: bool,
+    v: i16,
+    f: &'static str,
+) -> Result<usize, EncodeError> {
     match s {
         Some(s) => Ok(usize::from(nullable) + s.size(v)?),
         None if !nullable => Err(write::null_not_allowed(f)),
@@ -287,7 +311,14 @@ fn write_vec_elems<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: 
 }
 
 /// Writes a nullable owned array.
-pub(crate) fn write_opt_vec<T: OwnedElem>(w: &mut Writer<'_>, a: Option<&[T]>, compact: bool, nullable: bool, v: i16, f: &'static str) {
+pub(crate) fn write_opt_vec<T: OwnedElem>(
+    w: &mut Writer<'_>,
+    a: Option<&[T]>,
+    compact: bool,
+    nullable: bool,
+    v: i16,
+    f: &'static str,
+) {
     match a {
         Some(a) => write_vec(w, a, compact, v, f),
         None => w.null_len(compact, nullable, f),
@@ -295,7 +326,13 @@ pub(crate) fn write_opt_vec<T: OwnedElem>(w: &mut Writer<'_>, a: Option<&[T]>, c
 }
 
 /// Writes a nullable owned struct.
-pub(crate) fn write_opt_struct<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
+pub(crate) fn write_opt_struct<T: OwnedStruct>(
+    w: &mut Writer<'_>,
+    s: &Option<T>,
+    nullable: bool,
+    v: i16,
+    f: &'static str,
+) {
     match s {
         Some(s) => {
             if nullable {
@@ -309,7 +346,13 @@ pub(crate) fn write_opt_struct<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>
 }
 
 /// Writes a nullable owned struct inside a tagged field (unsigned varint marker).
-pub(crate) fn write_opt_struct_tagged<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
+pub(crate) fn write_opt_struct_tagged<T: OwnedStruct>(
+    w: &mut Writer<'_>,
+    s: &Option<T>,
+    nullable: bool,
+    v: i16,
+    f: &'static str,
+) {
     match s {
         Some(s) => {
             if nullable {
@@ -349,14 +392,26 @@ pub trait OwnedMessage: OwnedStruct + Sized {
     /// Encodes at `version` into `sink`; returns the bytes written. The size is computed first,
     /// so a sink without room is an error before any byte is written.
     fn encode<S: Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, EncodeError> {
-        codec::encode_sized(&Self::info(), version, sink, || self.size(version), |w| self.write(w, version))
+        codec::encode_sized(
+            &Self::info(),
+            version,
+            sink,
+            || self.size(version),
+            |w| self.write(w, version),
+        )
     }
 
     /// Encodes at `version` into the front of `buf`, in one pass; returns the bytes written.
     /// The checks and errors are [`OwnedMessage::encode`]'s; when `buf` is too short the error
     /// gives the size needed, and what was written into `buf` is unspecified.
     fn encode_to_slice(&self, buf: &mut [u8], version: i16) -> Result<usize, EncodeError> {
-        codec::encode_one_pass(&Self::info(), version, buf, || self.size(version), |w| self.write(w, version))
+        codec::encode_one_pass(
+            &Self::info(),
+            version,
+            buf,
+            || self.size(version),
+            |w| self.write(w, version),
+        )
     }
 
     /// Encodes at `version` into a new `Vec`.

@@ -35,20 +35,32 @@ impl<'a> Cursor<'a> {
     /// A cursor at the start of `bytes`.
     #[inline(always)]
     pub(crate) fn new(bytes: &'a [u8]) -> Self {
-        Cursor { rest: bytes, odd: false, validated: false }
+        Cursor {
+            rest: bytes,
+            odd: false,
+            validated: false,
+        }
     }
     /// A cursor over bytes that a parse has validated; `canonical` is what that parse found
     /// for them, and arrays read from them are canonical only if it was.
     #[inline(always)]
     pub(crate) fn validated(bytes: &'a [u8], canonical: bool) -> Self {
-        Cursor { rest: bytes, odd: !canonical, validated: true }
+        Cursor {
+            rest: bytes,
+            odd: !canonical,
+            validated: true,
+        }
     }
     /// A copy to read with, in a local variable the optimiser can keep in registers; hand it
     /// back with [`Cursor::join`] once the reads succeed (on an error the position is not
     /// needed: errors carry their own).
     #[inline(always)]
     pub(crate) fn fork(&self) -> Self {
-        Cursor { rest: self.rest, odd: self.odd, validated: self.validated }
+        Cursor {
+            rest: self.rest,
+            odd: self.odd,
+            validated: self.validated,
+        }
     }
     /// Takes the position and flag of a [`Cursor::fork`] back.
     #[inline(always)]
@@ -135,7 +147,13 @@ impl<'a> Src<'a> for Cursor<'a> {
 #[cold]
 #[inline(never)]
 fn eof(c: &[u8], need: usize, f: &'static str) -> DecodeError {
-    DecodeError::at(K::UnexpectedEof { needed: need.saturating_sub(c.len()) }, c.len(), f)
+    DecodeError::at(
+        K::UnexpectedEof {
+            needed: need.saturating_sub(c.len()),
+        },
+        c.len(),
+        f,
+    )
 }
 
 #[cold]
@@ -312,14 +330,12 @@ fn uvarint_slow(start: &[u8], f: &'static str) -> Result<(u32, usize, bool), Dec
 }
 
 /// Signed (zig-zag) varint, at most five bytes.
-#[allow(dead_code)] // used by record batches (kafka-wire issue 4)
 pub(crate) fn varint(c: Cur<'_, '_>, f: &'static str) -> Result<i32, DecodeError> {
     let u = uvarint(c, f)?;
     Ok(((u >> 1) as i32) ^ -((u & 1) as i32))
 }
 
 /// Signed (zig-zag) varlong, at most ten bytes.
-#[allow(dead_code)] // used by record batches (kafka-wire issue 4)
 pub(crate) fn varlong(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeError> {
     let start: &[u8] = c;
     let mut value: u64 = 0;
@@ -400,7 +416,11 @@ pub(crate) fn opt_str<'a, C: Src<'a>>(
     let len = len_prefix(c, compact, true, f)?;
     if len < 0 {
         null_len(c, len);
-        return if nullable { Ok(None) } else { Err(err(at, K::NullNotAllowed, f)) };
+        return if nullable {
+            Ok(None)
+        } else {
+            Err(err(at, K::NullNotAllowed, f))
+        };
     }
     if len > 0x7fff {
         return Err(err(at, K::StringTooLong { length: len }, f));
@@ -416,7 +436,7 @@ pub(crate) fn opt_str<'a, C: Src<'a>>(
 pub(crate) fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a str, DecodeError> {
     match opt_str(c, compact, false, f)? {
         Some(s) => Ok(s),
-        None => Err(err(*c.cur(), K::NullNotAllowed, f)),
+        None => Err(err(c.cur(), K::NullNotAllowed, f)),
     }
 }
 
@@ -432,7 +452,11 @@ pub(crate) fn opt_bytes<'a, C: Src<'a>>(
     let len = len_prefix(c, compact, false, f)?;
     if len < 0 {
         null_len(c, len);
-        return if nullable { Ok(None) } else { Err(err(at, K::NullNotAllowed, f)) };
+        return if nullable {
+            Ok(None)
+        } else {
+            Err(err(at, K::NullNotAllowed, f))
+        };
     }
     let c = c.cur();
     if len > c.len() as i64 {
@@ -446,7 +470,7 @@ pub(crate) fn opt_bytes<'a, C: Src<'a>>(
 pub(crate) fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a [u8], DecodeError> {
     match opt_bytes(c, compact, false, f)? {
         Some(b) => Ok(b),
-        None => Err(err(*c.cur(), K::NullNotAllowed, f)),
+        None => Err(err(c.cur(), K::NullNotAllowed, f)),
     }
 }
 
@@ -466,7 +490,11 @@ macro_rules! array_count {
                 let len = len_prefix($c, $compact, false, $f)?;
                 if len < 0 {
                     null_len($c, len);
-                    return if $nullable { $null } else { Err(err(at, K::NullNotAllowed, $f)) };
+                    return if $nullable {
+                        $null
+                    } else {
+                        Err(err(at, K::NullNotAllowed, $f))
+                    };
                 }
                 if len > $c.len() as i64 {
                     return Err(err(at, K::LengthExceedsInput { length: len }, $f));
@@ -482,7 +510,12 @@ macro_rules! array_count {
 
 /// [`array_count!`] for the visitor: `None` is a null array.
 #[inline(always)]
-pub(crate) fn array_count(c: &mut Cursor<'_>, compact: bool, nullable: bool, f: &'static str) -> Result<Option<usize>, DecodeError> {
+pub(crate) fn array_count(
+    c: &mut Cursor<'_>,
+    compact: bool,
+    nullable: bool,
+    f: &'static str,
+) -> Result<Option<usize>, DecodeError> {
     Ok(Some(array_count!(c, compact, nullable, f, Ok(None))))
 }
 
@@ -657,7 +690,13 @@ pub(crate) fn tag_at_default(c: &mut Cursor<'_>, is_default: bool) {
 #[inline(always)]
 pub(crate) fn skip_tag<'a>(c: Cur<'a, '_>, size: u32, f: &'static str) -> Result<&'a [u8], DecodeError> {
     if (size as i32) < 0 || size as usize > c.len() {
-        return Err(err(c, K::LengthExceedsInput { length: i64::from(size) }, f));
+        return Err(err(
+            c,
+            K::LengthExceedsInput {
+                length: i64::from(size),
+            },
+            f,
+        ));
     }
     take(c, size as usize, f)
 }

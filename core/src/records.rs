@@ -149,8 +149,13 @@ pub enum Compression {
 
 impl Compression {
     /// Every codec, by id.
-    pub const ALL: [Compression; 5] =
-        [Compression::None, Compression::Gzip, Compression::Snappy, Compression::Lz4, Compression::Zstd];
+    pub const ALL: [Compression; 5] = [
+        Compression::None,
+        Compression::Gzip,
+        Compression::Snappy,
+        Compression::Lz4,
+        Compression::Zstd,
+    ];
 
     /// The codec with this id (0–4).
     pub const fn from_id(id: u8) -> Option<Self> {
@@ -320,14 +325,26 @@ impl<'a> Batches<'a> {
     /// Batches in `input`; a partial last batch is yielded as [`Batch::Truncated`], as in a Fetch
     /// response.
     pub const fn new(input: &'a [u8]) -> Self {
-        Batches { input, pos: 0, strict: false, verify_crc: true, done: false }
+        Batches {
+            input,
+            pos: 0,
+            strict: false,
+            verify_crc: true,
+            done: false,
+        }
     }
 
     /// Batches in `input`, which must end on a batch boundary (a Produce request's records): a
     /// partial last batch is an error ([`DecodeErrorKind::UnexpectedEof`](crate::DecodeErrorKind::UnexpectedEof) with fewer than 12
     /// bytes, else [`DecodeErrorKind::LengthExceedsInput`](crate::DecodeErrorKind::LengthExceedsInput) at its `batch_length`).
     pub const fn strict(input: &'a [u8]) -> Self {
-        Batches { input, pos: 0, strict: true, verify_crc: true, done: false }
+        Batches {
+            input,
+            pos: 0,
+            strict: true,
+            verify_crc: true,
+            done: false,
+        }
     }
 
     /// Turns CRC verification on (the default) or off. It is always off under `cfg(fuzzing)`.
@@ -356,7 +373,10 @@ impl<'a> Batches<'a> {
             Framing::Whole { size, total } => (size, total),
             Framing::Truncated => {
                 self.pos = self.input.len();
-                return Ok(Some(Batch::Truncated(Truncated { position: pos, bytes: rest })));
+                return Ok(Some(Batch::Truncated(Truncated {
+                    position: pos,
+                    bytes: rest,
+                })));
             }
         };
         let bytes = rest.get(..total).unwrap_or(rest);
@@ -364,7 +384,13 @@ impl<'a> Batches<'a> {
         let item = match magic {
             2 => {
                 if (size as usize) < RECORD_BATCH_OVERHEAD - LOG_OVERHEAD {
-                    return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(size) }, pos + 8, V2_NAME, 2, "batch_length"));
+                    return Err(DecodeError::new_at(
+                        K::InvalidFrame { value: i64::from(size) },
+                        pos + 8,
+                        V2_NAME,
+                        2,
+                        "batch_length",
+                    ));
                 }
                 Batch::V2(batch::parse_v2(bytes, pos, self.verify_crc)?)
             }
@@ -423,18 +449,32 @@ pub(crate) fn frame(rest: &[u8], pos: usize, strict: bool) -> Result<Framing, De
     let Some(size) = be_i32(rest, 8) else {
         if strict {
             let needed = LOG_OVERHEAD - rest.len();
-            return Err(DecodeError::new_at(K::UnexpectedEof { needed }, pos + rest.len(), V2_NAME, -1, "batch_length"));
+            return Err(DecodeError::new_at(
+                K::UnexpectedEof { needed },
+                pos + rest.len(),
+                V2_NAME,
+                -1,
+                "batch_length",
+            ));
         }
         return Ok(Framing::Truncated);
     };
     if size < LEGACY_V0_MIN_SIZE as i32 {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(size) }, pos + 8, V2_NAME, -1, "batch_length"));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame { value: i64::from(size) },
+            pos + 8,
+            V2_NAME,
+            -1,
+            "batch_length",
+        ));
     }
     let total = LOG_OVERHEAD + size as usize;
     if total > rest.len() {
         if strict {
             return Err(DecodeError::new_at(
-                K::LengthExceedsInput { length: i64::from(size) },
+                K::LengthExceedsInput {
+                    length: i64::from(size),
+                },
                 pos + 8,
                 V2_NAME,
                 -1,

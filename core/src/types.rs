@@ -131,7 +131,13 @@ impl<'a> Elem<'a> for &'a str {
 enum Repr<'a, T> {
     /// Validated bytes holding `len` elements, encoded at `version`. `canonical`: the bytes are
     /// exactly what encoding the elements at `version` writes, so they can be copied out.
-    Wire { bytes: &'a [u8], len: u32, version: i16, compact: bool, canonical: bool },
+    Wire {
+        bytes: &'a [u8],
+        len: u32,
+        version: i16,
+        compact: bool,
+        canonical: bool,
+    },
     /// Values the caller built.
     Slice(&'a [T]),
 }
@@ -151,11 +157,21 @@ impl<'a, T> Array<'a, T> {
 
     /// An array over values the caller built.
     pub const fn from_slice(items: &'a [T]) -> Self {
-        Array { repr: Repr::Slice(items) }
+        Array {
+            repr: Repr::Slice(items),
+        }
     }
 
     pub(crate) fn wire(bytes: &'a [u8], len: u32, version: i16, compact: bool, canonical: bool) -> Self {
-        Array { repr: Repr::Wire { bytes, len, version, compact, canonical } }
+        Array {
+            repr: Repr::Wire {
+                bytes,
+                len,
+                version,
+                compact,
+                canonical,
+            },
+        }
     }
 
     /// The validated bytes when they are exactly what encoding the elements at `version`
@@ -164,7 +180,13 @@ impl<'a, T> Array<'a, T> {
     #[inline(always)]
     fn copyable(&self, version: i16, compact: bool) -> Option<&'a [u8]> {
         match self.repr {
-            Repr::Wire { bytes, version: wv, compact: wc, canonical: true, .. } if wv == version && wc == compact => Some(bytes),
+            Repr::Wire {
+                bytes,
+                version: wv,
+                compact: wc,
+                canonical: true,
+                ..
+            } if wv == version && wc == compact => Some(bytes),
             _ => None,
         }
     }
@@ -195,10 +217,24 @@ impl<'a, T: Elem<'a>> Array<'a, T> {
     /// Iterates the elements.
     pub fn iter(&self) -> ArrayIter<'a, T> {
         match self.repr {
-            Repr::Wire { bytes, len, version, compact, canonical } => {
-                ArrayIter { repr: IterRepr::Wire { rest: bytes, left: len, version, compact, canonical } }
-            }
-            Repr::Slice(s) => ArrayIter { repr: IterRepr::Slice(s.iter()) },
+            Repr::Wire {
+                bytes,
+                len,
+                version,
+                compact,
+                canonical,
+            } => ArrayIter {
+                repr: IterRepr::Wire {
+                    rest: bytes,
+                    left: len,
+                    version,
+                    compact,
+                    canonical,
+                },
+            },
+            Repr::Slice(s) => ArrayIter {
+                repr: IterRepr::Slice(s.iter()),
+            },
         }
     }
 
@@ -270,7 +306,13 @@ impl<'a, T: Elem<'a>> IntoIterator for &Array<'a, T> {
 
 #[derive(Clone)]
 enum IterRepr<'a, T> {
-    Wire { rest: &'a [u8], left: u32, version: i16, compact: bool, canonical: bool },
+    Wire {
+        rest: &'a [u8],
+        left: u32,
+        version: i16,
+        compact: bool,
+        canonical: bool,
+    },
     Slice(core::slice::Iter<'a, T>),
 }
 
@@ -285,7 +327,13 @@ impl<'a, T: Elem<'a>> Iterator for ArrayIter<'a, T> {
     #[inline]
     fn next(&mut self) -> Option<T> {
         match &mut self.repr {
-            IterRepr::Wire { rest, left, version, compact, canonical } => {
+            IterRepr::Wire {
+                rest,
+                left,
+                version,
+                compact,
+                canonical,
+            } => {
                 if *left == 0 {
                     return None;
                 }
@@ -343,7 +391,12 @@ pub struct RawTaggedField<'a> {
 
 #[derive(Clone, Copy)]
 enum TRepr<'a> {
-    Wire { section: &'a [u8], n: u32, known: u64, unknown: u32 },
+    Wire {
+        section: &'a [u8],
+        n: u32,
+        known: u64,
+        unknown: u32,
+    },
     Slice(&'a [RawTaggedField<'a>]),
 }
 
@@ -358,15 +411,26 @@ pub struct TaggedFields<'a> {
 
 impl<'a> TaggedFields<'a> {
     /// No unknown tagged fields.
-    pub const EMPTY: Self = TaggedFields { repr: TRepr::Slice(&[]) };
+    pub const EMPTY: Self = TaggedFields {
+        repr: TRepr::Slice(&[]),
+    };
 
     /// Unknown tagged fields given by the caller, in ascending tag order.
     pub const fn from_slice(fields: &'a [RawTaggedField<'a>]) -> Self {
-        TaggedFields { repr: TRepr::Slice(fields) }
+        TaggedFields {
+            repr: TRepr::Slice(fields),
+        }
     }
 
     pub(crate) fn wire(section: &'a [u8], n: u32, known: u64, unknown: u32) -> Self {
-        TaggedFields { repr: TRepr::Wire { section, n, known, unknown } }
+        TaggedFields {
+            repr: TRepr::Wire {
+                section,
+                n,
+                known,
+                unknown,
+            },
+        }
     }
 
     /// Number of unknown tagged fields.
@@ -385,10 +449,22 @@ impl<'a> TaggedFields<'a> {
     /// Iterates the unknown tagged fields in wire order.
     pub fn iter(&self) -> TaggedIter<'a> {
         match self.repr {
-            TRepr::Wire { section, n, known, unknown } => {
-                TaggedIter { repr: TIterRepr::Wire { rest: section, n, known, left: unknown } }
-            }
-            TRepr::Slice(s) => TaggedIter { repr: TIterRepr::Slice(s.iter()) },
+            TRepr::Wire {
+                section,
+                n,
+                known,
+                unknown,
+            } => TaggedIter {
+                repr: TIterRepr::Wire {
+                    rest: section,
+                    n,
+                    known,
+                    left: unknown,
+                },
+            },
+            TRepr::Slice(s) => TaggedIter {
+                repr: TIterRepr::Slice(s.iter()),
+            },
         }
     }
 
@@ -428,7 +504,12 @@ impl fmt::Debug for TaggedFields<'_> {
 
 #[derive(Clone)]
 enum TIterRepr<'a> {
-    Wire { rest: &'a [u8], n: u32, known: u64, left: u32 },
+    Wire {
+        rest: &'a [u8],
+        n: u32,
+        known: u64,
+        left: u32,
+    },
     Slice(core::slice::Iter<'a, RawTaggedField<'a>>),
 }
 

@@ -75,6 +75,8 @@ pub enum NegotiationError {
     Broker(ErrorCode),
 }
 
+impl core::error::Error for NegotiationError {}
+
 impl core::fmt::Display for NegotiationError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

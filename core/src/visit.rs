@@ -199,7 +199,12 @@ pub(crate) fn tags_only<'a, V: Visitor<'a> + ?Sized>(
 }
 
 #[inline(never)]
-fn tags_slow<'a, V: Visitor<'a> + ?Sized>(c: &mut Cursor<'a>, id: FieldId, vis: &mut V, f: &'static str) -> Result<(), DecodeError> {
+fn tags_slow<'a, V: Visitor<'a> + ?Sized>(
+    c: &mut Cursor<'a>,
+    id: FieldId,
+    vis: &mut V,
+    f: &'static str,
+) -> Result<(), DecodeError> {
     let n = read::tag_count(c, f)?;
     let mut next = 0u64;
     for _ in 0..n {
@@ -223,4 +228,3 @@ pub(crate) fn unknown_tag<'a, V: Visitor<'a> + ?Sized>(
     vis.unknown_tag(id, tag, data);
     Ok(())
 }
-

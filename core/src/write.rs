@@ -66,7 +66,11 @@ pub struct Writer<'b> {
 impl<'b> Writer<'b> {
     /// A writer over `buf`.
     pub fn new(buf: &'b mut [u8]) -> Self {
-        Writer { len: buf.len(), rest: buf, err: None }
+        Writer {
+            len: buf.len(),
+            rest: buf,
+            err: None,
+        }
     }
 
     /// Bytes written so far.
@@ -115,7 +119,12 @@ impl<'b> Writer<'b> {
     #[cold]
     #[inline(never)]
     fn short(&mut self, more: usize, f: &'static str) {
-        let e = EncodeError::new(K::BufferTooShort { needed: self.position().saturating_add(more) }, f);
+        let e = EncodeError::new(
+            K::BufferTooShort {
+                needed: self.position().saturating_add(more),
+            },
+            f,
+        );
         self.fail(e);
     }
 
@@ -163,7 +172,13 @@ impl<'b> Writer<'b> {
     /// bounds check where the prefix is one byte (owned arrays); the body is returned to fill.
     #[cfg(feature = "alloc")]
     #[inline(always)]
-    pub(crate) fn fixed_array(&mut self, n: usize, body: usize, compact: bool, f: &'static str) -> Option<&'b mut [u8]> {
+    pub(crate) fn fixed_array(
+        &mut self,
+        n: usize,
+        body: usize,
+        compact: bool,
+        f: &'static str,
+    ) -> Option<&'b mut [u8]> {
         if compact && n < 0x7f && body < self.rest.len() {
             let rest = core::mem::take(&mut self.rest);
             let (head, tail) = rest.split_at_mut(body + 1);
@@ -240,13 +255,11 @@ impl<'b> Writer<'b> {
     }
 
     /// Signed zig-zag varint.
-    #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
     pub(crate) fn varint(&mut self, v: i32, f: &'static str) {
         self.uvarint(((v << 1) ^ (v >> 31)) as u32, f)
     }
 
     /// Signed zig-zag varlong.
-    #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
     pub(crate) fn varlong(&mut self, v: i64, f: &'static str) {
         let mut u = ((v << 1) ^ (v >> 63)) as u64;
         let mut tmp = [0u8; 10];
@@ -369,7 +382,13 @@ impl Writer<'_> {
 
     /// A nullable struct inside a tagged field: an unsigned varint marker (1 present, 0 null).
     #[inline]
-    pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
+    pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(
+        &mut self,
+        s: &Option<T>,
+        nullable: bool,
+        v: i16,
+        f: &'static str,
+    ) {
         match s {
             Some(s) => {
                 if nullable {
@@ -384,7 +403,10 @@ impl Writer<'_> {
 
     /// Writes every unknown tagged field left in `it`.
     #[inline]
-    pub(crate) fn unknown_tags_rest<'t, I: Iterator<Item = RawTaggedField<'t>>>(&mut self, it: &mut core::iter::Peekable<I>) {
+    pub(crate) fn unknown_tags_rest<'t, I: Iterator<Item = RawTaggedField<'t>>>(
+        &mut self,
+        it: &mut core::iter::Peekable<I>,
+    ) {
         for r in it {
             self.raw_tag(r.tag, r.data);
         }
@@ -409,7 +431,11 @@ impl Writer<'_> {
 
     /// Writes the unknown tagged fields whose tag is below `next`.
     #[inline]
-    pub(crate) fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(&mut self, it: &mut core::iter::Peekable<I>, next: u32) {
+    pub(crate) fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(
+        &mut self,
+        it: &mut core::iter::Peekable<I>,
+        next: u32,
+    ) {
         while let Some(r) = it.next_if(|r| r.tag < next) {
             self.raw_tag(r.tag, r.data);
         }
@@ -435,7 +461,12 @@ impl Writer<'_> {
 
 /// Size of an array.
 #[inline]
-pub(crate) fn array_size<'a, T: Elem<'a>>(a: &Array<'a, T>, compact: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+pub(crate) fn array_size<'a, T: Elem<'a>>(
+    a: &Array<'a, T>,
+    compact: bool,
+    v: i16,
+    f: &'static str,
+) -> Result<usize, EncodeError> {
     a.size(v, compact, f)
 }
 
@@ -457,7 +488,12 @@ pub(crate) fn opt_array_size<'a, T: Elem<'a>>(
 
 /// Size of a nullable struct.
 #[inline]
-pub(crate) fn opt_struct_size<'a, T: Struct<'a>>(s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+pub(crate) fn opt_struct_size<'a, T: Struct<'a>>(
+    s: &Option<T>,
+    nullable: bool,
+    v: i16,
+    f: &'static str,
+) -> Result<usize, EncodeError> {
     match s {
         Some(s) => Ok(usize::from(nullable) + s.size(v)?),
         None if !nullable => Err(null_not_allowed(f)),
@@ -478,13 +514,11 @@ pub const fn uvarint_size(v: u32) -> usize {
 }
 
 /// Size of a signed zig-zag varint.
-#[allow(dead_code)] // used by record batches (kafka-wire issue 4)
 pub const fn varint_size(v: i32) -> usize {
     uvarint_size(((v << 1) ^ (v >> 31)) as u32)
 }
 
 /// Size of a signed zig-zag varlong.
-#[allow(dead_code)] // used by record batches (kafka-wire issue 4)
 pub const fn varlong_size(v: i64) -> usize {
     let mut u = ((v << 1) ^ (v >> 63)) as u64;
     let mut n = 1;
@@ -516,7 +550,12 @@ pub(crate) fn str_size(s: &str, compact: bool, f: &'static str) -> Result<usize,
 
 /// Size of a nullable string; `nullable` says whether null is allowed at this version.
 #[inline(always)]
-pub(crate) fn opt_str_size(s: Option<&str>, compact: bool, nullable: bool, f: &'static str) -> Result<usize, EncodeError> {
+pub(crate) fn opt_str_size(
+    s: Option<&str>,
+    compact: bool,
+    nullable: bool,
+    f: &'static str,
+) -> Result<usize, EncodeError> {
     match s {
         Some(s) => str_size(s, compact, f),
         None if !nullable => Err(EncodeError::new(K::NullNotAllowed, f)),
@@ -535,7 +574,12 @@ pub(crate) fn bytes_size(b: &[u8], compact: bool, f: &'static str) -> Result<usi
 
 /// Size of nullable bytes.
 #[inline(always)]
-pub(crate) fn opt_bytes_size(b: Option<&[u8]>, compact: bool, nullable: bool, f: &'static str) -> Result<usize, EncodeError> {
+pub(crate) fn opt_bytes_size(
+    b: Option<&[u8]>,
+    compact: bool,
+    nullable: bool,
+    f: &'static str,
+) -> Result<usize, EncodeError> {
     match b {
         Some(b) => bytes_size(b, compact, f),
         None if !nullable => Err(EncodeError::new(K::NullNotAllowed, f)),

@@ -21,16 +21,51 @@ fn encode<'a, M: Message<'a>>(m: &M, v: i16) -> Vec<u8> {
     buf
 }
 
-fn alter_partition<'a>(isr: &'a [BrokerState<'a>], parts: &'a mut Vec<PartitionData<'a>>, topics: &'a mut Vec<TopicData<'a>>) -> AlterPartitionRequest<'a> {
-    parts.push(PartitionData { partition_index: 3, leader_epoch: 9, new_isr_with_epochs: Array::from_slice(isr), partition_epoch: 11, ..PartitionData::DEFAULT });
-    parts.push(PartitionData { partition_index: 4, leader_epoch: 1, new_isr_with_epochs: Array::from_slice(isr), ..PartitionData::DEFAULT });
-    topics.push(TopicData { topic_id: Uuid::from_u128(0x1234), partitions: Array::from_slice(parts), ..TopicData::DEFAULT });
-    AlterPartitionRequest { broker_id: 7, broker_epoch: 42, topics: Array::from_slice(topics), ..AlterPartitionRequest::DEFAULT }
+fn alter_partition<'a>(
+    isr: &'a [BrokerState<'a>],
+    parts: &'a mut Vec<PartitionData<'a>>,
+    topics: &'a mut Vec<TopicData<'a>>,
+) -> AlterPartitionRequest<'a> {
+    parts.push(PartitionData {
+        partition_index: 3,
+        leader_epoch: 9,
+        new_isr_with_epochs: Array::from_slice(isr),
+        partition_epoch: 11,
+        ..PartitionData::DEFAULT
+    });
+    parts.push(PartitionData {
+        partition_index: 4,
+        leader_epoch: 1,
+        new_isr_with_epochs: Array::from_slice(isr),
+        ..PartitionData::DEFAULT
+    });
+    topics.push(TopicData {
+        topic_id: Uuid::from_u128(0x1234),
+        partitions: Array::from_slice(parts),
+        ..TopicData::DEFAULT
+    });
+    AlterPartitionRequest {
+        broker_id: 7,
+        broker_epoch: 42,
+        topics: Array::from_slice(topics),
+        ..AlterPartitionRequest::DEFAULT
+    }
 }
 
 #[test]
 fn view_reads_every_field_and_iterates() {
-    let isr = [BrokerState { broker_id: 1, broker_epoch: 10, ..BrokerState::DEFAULT }, BrokerState { broker_id: 2, broker_epoch: 20, ..BrokerState::DEFAULT }];
+    let isr = [
+        BrokerState {
+            broker_id: 1,
+            broker_epoch: 10,
+            ..BrokerState::DEFAULT
+        },
+        BrokerState {
+            broker_id: 2,
+            broker_epoch: 20,
+            ..BrokerState::DEFAULT
+        },
+    ];
     let (mut p, mut t) = (Vec::new(), Vec::new());
     let req = alter_partition(&isr, &mut p, &mut t);
     let bytes = encode(&req, 3);
@@ -46,14 +81,22 @@ fn view_reads_every_field_and_iterates() {
     assert_eq!(parts[0].partition_epoch, 11);
     let epochs: Vec<i64> = parts[1].new_isr_with_epochs.iter().map(|b| b.broker_epoch).collect();
     assert_eq!(epochs, [10, 20]);
-    assert!(view.topics.wire_bytes().is_some(), "a parsed array is a view over the input");
+    assert!(
+        view.topics.wire_bytes().is_some(),
+        "a parsed array is a view over the input"
+    );
 }
 
 #[test]
 fn hostile_counts_fail_at_once_with_typed_errors() {
     // A 4-byte MetadataRequest v0 body that claims 2^31-1 topics (classic int32 count).
     let e = MetadataRequest::parse(&[0x7f, 0xff, 0xff, 0xff], 0).unwrap_err();
-    assert_eq!(e.kind(), DecodeErrorKind::LengthExceedsInput { length: i32::MAX as i64 });
+    assert_eq!(
+        e.kind(),
+        DecodeErrorKind::LengthExceedsInput {
+            length: i32::MAX as i64
+        }
+    );
     assert_eq!(e.offset(), 0);
     assert_eq!(e.field(), "topics");
     // AlterPartitionRequest (flexible from v0) with a compact count of 2^31 - 2.
@@ -86,7 +129,7 @@ fn string_limits_and_nulls_follow_kafka() {
     h.extend_from_slice(&1i32.to_be_bytes());
     h.extend_from_slice(&0i16.to_be_bytes()); // client id ""
     h.push(0); // header tags
-    // ApiVersionsRequest v3 body: client_software_name compact string.
+               // ApiVersionsRequest v3 body: client_software_name compact string.
     let e = ApiVersionsRequest::parse(&b, 3).unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::StringTooLong { length: 32768 });
     // A null (compact 0) in a non-nullable string.
@@ -116,15 +159,32 @@ fn varints_are_at_most_five_bytes() {
 
 #[test]
 fn every_truncation_is_a_typed_error() {
-    let isr = [BrokerState { broker_id: 1, broker_epoch: 10, ..BrokerState::DEFAULT }];
+    let isr = [BrokerState {
+        broker_id: 1,
+        broker_epoch: 10,
+        ..BrokerState::DEFAULT
+    }];
     let (mut p, mut t) = (Vec::new(), Vec::new());
     let req = alter_partition(&isr, &mut p, &mut t);
     for v in 0..=3 {
-        let req = if v < 3 { AlterPartitionRequest { topics: Array::EMPTY, ..req } } else { req };
+        let req = if v < 3 {
+            AlterPartitionRequest {
+                topics: Array::EMPTY,
+                ..req
+            }
+        } else {
+            req
+        };
         let bytes = encode(&req, v);
         for cut in 0..bytes.len() {
             let e = AlterPartitionRequest::parse(&bytes[..cut], v).unwrap_err();
-            assert!(matches!(e.kind(), DecodeErrorKind::UnexpectedEof { .. } | DecodeErrorKind::LengthExceedsInput { .. }), "v{v} cut {cut}: {e}");
+            assert!(
+                matches!(
+                    e.kind(),
+                    DecodeErrorKind::UnexpectedEof { .. } | DecodeErrorKind::LengthExceedsInput { .. }
+                ),
+                "v{v} cut {cut}: {e}"
+            );
             assert!(e.offset() <= cut, "v{v} cut {cut}: offset {} beyond input", e.offset());
         }
     }
@@ -132,7 +192,10 @@ fn every_truncation_is_a_typed_error() {
 
 #[test]
 fn strict_rejects_and_lenient_reports_trailing_bytes() {
-    let m = MetadataRequest { topics: None, ..MetadataRequest::DEFAULT };
+    let m = MetadataRequest {
+        topics: None,
+        ..MetadataRequest::DEFAULT
+    };
     let mut bytes = encode(&m, 13);
     bytes.extend_from_slice(&[1, 2, 3]);
     let e = MetadataRequest::parse(&bytes, 13).unwrap_err();
@@ -146,7 +209,10 @@ fn strict_rejects_and_lenient_reports_trailing_bytes() {
 #[test]
 fn errors_display_for_people() {
     let e = MetadataRequest::parse(&[0x7f, 0xff, 0xff, 0xff], 0).unwrap_err();
-    assert_eq!(e.to_string(), "length 2147483647 exceeds the remaining input at byte 0 in MetadataRequest v0 topics");
+    assert_eq!(
+        e.to_string(),
+        "length 2147483647 exceeds the remaining input at byte 0 in MetadataRequest v0 topics"
+    );
     let mut b = Vec::new();
     b.extend_from_slice(&7i32.to_be_bytes()); // broker_id
     b.extend_from_slice(&1i64.to_be_bytes()); // broker_epoch
@@ -158,16 +224,26 @@ fn errors_display_for_people() {
     let e = AlterPartitionRequest::parse(&b, 0).unwrap_err();
     assert_eq!(e.field(), "topics[].partitions[].partition_index");
     assert_eq!(e.offset(), 18);
-    assert!(e.to_string().contains("at byte 18 in AlterPartitionRequest v0 topics[].partitions[].partition_index"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("at byte 18 in AlterPartitionRequest v0 topics[].partitions[].partition_index"),
+        "{e}"
+    );
     let req = AlterPartitionRequest::DEFAULT;
     let mut small = [0u8; 3];
     let e = req.encode_to_slice(&mut small, 3).unwrap_err();
-    assert_eq!(e.to_string(), "buffer too short, 14 byte(s) needed in AlterPartitionRequest v3");
+    assert_eq!(
+        e.to_string(),
+        "buffer too short, 14 byte(s) needed in AlterPartitionRequest v3"
+    );
 }
 
 #[test]
 fn unknown_tagged_fields_round_trip_in_order() {
-    let extra = [RawTaggedField { tag: 9, data: &[1, 2] }, RawTaggedField { tag: 70, data: &[] }];
+    let extra = [
+        RawTaggedField { tag: 9, data: &[1, 2] },
+        RawTaggedField { tag: 70, data: &[] },
+    ];
     let isr = [1, 2, 3];
     let elr = [2];
     let rec = PartitionChangeRecord {
@@ -187,11 +263,20 @@ fn unknown_tagged_fields_round_trip_in_order() {
     // Tag 9 sits after tag 8 (directories, absent) and before nothing known; 70 is last.
     assert_eq!(encode(&view, 2), bytes);
     // The same unknown fields cannot be written at a version without tagged fields.
-    let ap = AlterPartitionRequest { unknown_tagged_fields: TaggedFields::from_slice(&extra), ..AlterPartitionRequest::DEFAULT };
+    let ap = AlterPartitionRequest {
+        unknown_tagged_fields: TaggedFields::from_slice(&extra),
+        ..AlterPartitionRequest::DEFAULT
+    };
     // AlterPartitionRequest is flexible from v0, so this works; MetadataRequest v0 is not.
     encode(&ap, 0);
-    let md = MetadataRequest { unknown_tagged_fields: TaggedFields::from_slice(&extra), ..MetadataRequest::DEFAULT };
-    assert_eq!(md.encoded_len(0).unwrap_err().kind(), EncodeErrorKind::TaggedFieldsNotInVersion);
+    let md = MetadataRequest {
+        unknown_tagged_fields: TaggedFields::from_slice(&extra),
+        ..MetadataRequest::DEFAULT
+    };
+    assert_eq!(
+        md.encoded_len(0).unwrap_err().kind(),
+        EncodeErrorKind::TaggedFieldsNotInVersion
+    );
 }
 
 #[test]
@@ -214,7 +299,11 @@ fn known_tag_at_a_version_without_it_is_an_error() {
 
 #[test]
 fn encode_checks_versions_and_nulls() {
-    let isr = [BrokerState { broker_id: 1, broker_epoch: 10, ..BrokerState::DEFAULT }];
+    let isr = [BrokerState {
+        broker_id: 1,
+        broker_epoch: 10,
+        ..BrokerState::DEFAULT
+    }];
     let (mut p, mut t) = (Vec::new(), Vec::new());
     let req = alter_partition(&isr, &mut p, &mut t);
     // NewIsrWithEpochs does not exist at v2 and is not ignorable.
@@ -222,33 +311,62 @@ fn encode_checks_versions_and_nulls() {
     assert_eq!(e.kind(), EncodeErrorKind::FieldNotInVersion);
     assert_eq!(e.field(), "topics[].partitions[].new_isr_with_epochs");
     // Out-of-range versions.
-    assert_eq!(req.encoded_len(4).unwrap_err().kind(), EncodeErrorKind::UnsupportedVersion { version: 4 });
-    assert_eq!(AlterPartitionRequest::parse(&[], -1).unwrap_err().kind(), DecodeErrorKind::UnsupportedVersion { version: -1 });
+    assert_eq!(
+        req.encoded_len(4).unwrap_err().kind(),
+        EncodeErrorKind::UnsupportedVersion { version: 4 }
+    );
+    assert_eq!(
+        AlterPartitionRequest::parse(&[], -1).unwrap_err().kind(),
+        DecodeErrorKind::UnsupportedVersion { version: -1 }
+    );
     // Null where the version does not allow it: MetadataRequest topics are nullable from v1.
-    let m = MetadataRequest { topics: None, ..MetadataRequest::DEFAULT };
+    let m = MetadataRequest {
+        topics: None,
+        ..MetadataRequest::DEFAULT
+    };
     let e = m.encoded_len(0).unwrap_err();
     assert_eq!(e.kind(), EncodeErrorKind::NullNotAllowed);
     assert_eq!(e.field(), "topics");
     assert!(m.encoded_len(1).is_ok());
     // Strings over 32767 bytes.
     let long = "x".repeat(40_000);
-    let topics = [MetadataRequestTopic { name: Some(&long), ..MetadataRequestTopic::DEFAULT }];
-    let m = MetadataRequest { topics: Some(Array::from_slice(&topics)), ..MetadataRequest::DEFAULT };
-    assert_eq!(m.encoded_len(12).unwrap_err().kind(), EncodeErrorKind::TooLong { length: 40_000 });
+    let topics = [MetadataRequestTopic {
+        name: Some(&long),
+        ..MetadataRequestTopic::DEFAULT
+    }];
+    let m = MetadataRequest {
+        topics: Some(Array::from_slice(&topics)),
+        ..MetadataRequest::DEFAULT
+    };
+    assert_eq!(
+        m.encoded_len(12).unwrap_err().kind(),
+        EncodeErrorKind::TooLong { length: 40_000 }
+    );
 }
 
 #[test]
 fn views_transcode_to_other_versions() {
     // AlterPartitionRequest v3 view, re-encoded at v3 and v2 (after dropping the v3-only field).
-    let isr = [BrokerState { broker_id: 1, broker_epoch: 10, ..BrokerState::DEFAULT }];
+    let isr = [BrokerState {
+        broker_id: 1,
+        broker_epoch: 10,
+        ..BrokerState::DEFAULT
+    }];
     let (mut p, mut t) = (Vec::new(), Vec::new());
     let req = alter_partition(&isr, &mut p, &mut t);
     let bytes = encode(&req, 3);
     let view = AlterPartitionRequest::parse(&bytes, 3).unwrap();
     assert_eq!(encode(&view, 3), bytes);
     // MetadataRequest parsed at v4 (classic) re-encoded at v12 (flexible) and back.
-    let topics = [MetadataRequestTopic { name: Some("orders"), ..MetadataRequestTopic::DEFAULT }];
-    let m = MetadataRequest { topics: Some(Array::from_slice(&topics)), allow_auto_topic_creation: true, ..MetadataRequest::DEFAULT };
+    let topics = [MetadataRequestTopic {
+        name: Some("orders"),
+        ..MetadataRequestTopic::DEFAULT
+    }];
+    let m = MetadataRequest {
+        topics: Some(Array::from_slice(&topics)),
+        allow_auto_topic_creation: true,
+        ..MetadataRequest::DEFAULT
+    };
     let v4 = encode(&m, 4);
     let view = MetadataRequest::parse(&v4, 4).unwrap();
     let v12 = encode(&view, 12);
@@ -262,13 +380,20 @@ fn views_transcode_to_other_versions() {
 
 #[test]
 fn sinks() {
-    let m = MetadataRequest { topics: None, allow_auto_topic_creation: true, ..MetadataRequest::DEFAULT };
+    let m = MetadataRequest {
+        topics: None,
+        allow_auto_topic_creation: true,
+        ..MetadataRequest::DEFAULT
+    };
     let expect = encode(&m, 12);
     let mut hv: heapless::Vec<u8, 64> = heapless::Vec::new();
     assert_eq!(m.encode(&mut hv, 12).unwrap(), expect.len());
     assert_eq!(&hv[..], &expect[..]);
     let mut tiny: heapless::Vec<u8, 2> = heapless::Vec::new();
-    assert!(matches!(m.encode(&mut tiny, 12).unwrap_err().kind(), EncodeErrorKind::BufferTooShort { .. }));
+    assert!(matches!(
+        m.encode(&mut tiny, 12).unwrap_err().kind(),
+        EncodeErrorKind::BufferTooShort { .. }
+    ));
     // A slice sink advances, so two messages go back to back.
     let mut buf = [0u8; 32];
     let mut s: &mut [u8] = &mut buf;
@@ -282,8 +407,14 @@ fn sinks() {
 
 #[test]
 fn request_frames_parse_with_the_right_header_version() {
-    let topics = [MetadataRequestTopic { name: Some("t"), ..MetadataRequestTopic::DEFAULT }];
-    let body = RequestBody::Metadata(MetadataRequest { topics: Some(Array::from_slice(&topics)), ..MetadataRequest::DEFAULT });
+    let topics = [MetadataRequestTopic {
+        name: Some("t"),
+        ..MetadataRequestTopic::DEFAULT
+    }];
+    let body = RequestBody::Metadata(MetadataRequest {
+        topics: Some(Array::from_slice(&topics)),
+        ..MetadataRequest::DEFAULT
+    });
     for v in [0i16, 8, 9, 13] {
         let mut out = [0u8; 128];
         let n = frame::encode_request_frame(77, Some("rdkafka"), &body, v, &mut out).unwrap();
@@ -292,7 +423,9 @@ fn request_frames_parse_with_the_right_header_version() {
         assert_eq!(f.header_version, if v >= 9 { 2 } else { 1 });
         assert_eq!(f.header.correlation_id, 77);
         assert_eq!(f.header.client_id, Some("rdkafka"));
-        let RequestBody::Metadata(m) = f.body else { panic!("wrong body") };
+        let RequestBody::Metadata(m) = f.body else {
+            panic!("wrong body")
+        };
         assert_eq!(m.topics.unwrap().iter().next().unwrap().name, Some("t"));
     }
     // ControlledShutdown v0 uses request header v0 (no client id).
@@ -306,7 +439,10 @@ fn request_frames_parse_with_the_right_header_version() {
 #[test]
 fn librdkafka_metadata_v13_with_three_extra_bytes() {
     // librdkafka's admin client sends 3 bytes after a Metadata v13 request body.
-    let body = RequestBody::Metadata(MetadataRequest { topics: None, ..MetadataRequest::DEFAULT });
+    let body = RequestBody::Metadata(MetadataRequest {
+        topics: None,
+        ..MetadataRequest::DEFAULT
+    });
     let mut out = [0u8; 128];
     let n = frame::encode_request_frame(1, Some("rdkafka"), &body, 13, &mut out).unwrap();
     let mut f = out[..n].to_vec();
@@ -345,8 +481,16 @@ fn frame_errors() {
 
 #[test]
 fn response_frames() {
-    let keys = [ApiVersion { api_key: 0, min_version: 3, max_version: 13, ..ApiVersion::DEFAULT }];
-    let body = ResponseBody::ApiVersions(ApiVersionsResponse { api_keys: Array::from_slice(&keys), ..ApiVersionsResponse::DEFAULT });
+    let keys = [ApiVersion {
+        api_key: 0,
+        min_version: 3,
+        max_version: 13,
+        ..ApiVersion::DEFAULT
+    }];
+    let body = ResponseBody::ApiVersions(ApiVersionsResponse {
+        api_keys: Array::from_slice(&keys),
+        ..ApiVersionsResponse::DEFAULT
+    });
     let mut out = [0u8; 128];
     let n = frame::encode_response_frame(5, &body, 3, &mut out).unwrap();
     let f = frame::parse_response_frame(&out[..n], ApiKey::ApiVersions, 3, Mode::Strict).unwrap();
@@ -357,24 +501,41 @@ fn response_frames() {
 
 #[test]
 fn metadata_record_framing() {
-    let rec = MetadataRecord::Topic(TopicRecord { name: "orders", topic_id: Uuid::from_u128(9), ..TopicRecord::DEFAULT });
+    let rec = MetadataRecord::Topic(TopicRecord {
+        name: "orders",
+        topic_id: Uuid::from_u128(9),
+        ..TopicRecord::DEFAULT
+    });
     let mut out = [0u8; 64];
     let n = frame::encode_metadata_record(&rec, 0, &mut out).unwrap();
-    assert_eq!(&out[..3], &[1, 2, 0], "frame version 1, type 2 (TopicRecord), version 0");
+    assert_eq!(
+        &out[..3],
+        &[1, 2, 0],
+        "frame version 1, type 2 (TopicRecord), version 0"
+    );
     let f = frame::parse_metadata_record(&out[..n]).unwrap();
     assert_eq!(f.record_type, MetadataRecordType::Topic);
     assert_eq!(f.record, rec);
     // Trailing bytes are rejected.
     let mut t = out[..n].to_vec();
     t.push(0);
-    assert_eq!(frame::parse_metadata_record(&t).unwrap_err().kind(), DecodeErrorKind::TrailingBytes { count: 1 });
+    assert_eq!(
+        frame::parse_metadata_record(&t).unwrap_err().kind(),
+        DecodeErrorKind::TrailingBytes { count: 1 }
+    );
     // Frame version 0 and unknown types are rejected.
     let mut z = out[..n].to_vec();
     z[0] = 0;
-    assert_eq!(frame::parse_metadata_record(&z).unwrap_err().kind(), DecodeErrorKind::InvalidFrame { value: 0 });
+    assert_eq!(
+        frame::parse_metadata_record(&z).unwrap_err().kind(),
+        DecodeErrorKind::InvalidFrame { value: 0 }
+    );
     let mut u = out[..n].to_vec();
     u[1] = 0x7f;
-    assert_eq!(frame::parse_metadata_record(&u).unwrap_err().kind(), DecodeErrorKind::UnknownApiKey { key: 127 });
+    assert_eq!(
+        frame::parse_metadata_record(&u).unwrap_err().kind(),
+        DecodeErrorKind::UnknownApiKey { key: 127 }
+    );
     // Record types list their versions.
     let info = MetadataRecordType::PartitionChange.info();
     assert_eq!((info.min_version, info.max_version, info.flexible_min), (0, 2, Some(0)));
@@ -384,16 +545,29 @@ fn metadata_record_framing() {
 fn coordinator_records() {
     use kafka_wire::coordinator::offset_commit_key::OffsetCommitKey;
     use kafka_wire::coordinator::offset_commit_value::OffsetCommitValue;
-    let key = OffsetCommitKey { group: "g", topic: "t", partition: 3, ..OffsetCommitKey::DEFAULT };
+    let key = OffsetCommitKey {
+        group: "g",
+        topic: "t",
+        partition: 3,
+        ..OffsetCommitKey::DEFAULT
+    };
     let mut kb = 1i16.to_be_bytes().to_vec();
     kb.extend(encode(&key, 0));
-    let val = OffsetCommitValue { offset: 100, metadata: "m", commit_timestamp: 5, ..OffsetCommitValue::DEFAULT };
+    let val = OffsetCommitValue {
+        offset: 100,
+        metadata: "m",
+        commit_timestamp: 5,
+        ..OffsetCommitValue::DEFAULT
+    };
     let mut vb = 3i16.to_be_bytes().to_vec();
     vb.extend(encode(&val, 3));
     let r = frame::parse_group_coordinator_record(&kb, Some(&vb)).unwrap();
     assert_eq!(r.record_type, kafka_wire::api::GroupCoordinatorRecordType::OffsetCommit);
     assert_eq!(r.key, kafka_wire::api::GroupCoordinatorKey::OffsetCommit(key));
-    assert_eq!(r.value, Some((3, kafka_wire::api::GroupCoordinatorValue::OffsetCommit(val))));
+    assert_eq!(
+        r.value,
+        Some((3, kafka_wire::api::GroupCoordinatorValue::OffsetCommit(val)))
+    );
     let tomb = frame::parse_group_coordinator_record(&kb, None).unwrap();
     assert_eq!(tomb.value, None);
 }
@@ -418,15 +592,36 @@ fn produce_request_built_entirely_on_the_stack() {
     use kafka_wire::messages::produce_request::{PartitionProduceData, ProduceRequest, TopicProduceData};
     // Everything below lives on the stack: no allocation, borrowed records.
     let batch = [0xAAu8; 61];
-    let parts = [PartitionProduceData { index: 0, records: Some(&batch), ..PartitionProduceData::DEFAULT }];
-    let topics = [TopicProduceData { name: "sensors", partition_data: Array::from_slice(&parts), ..TopicProduceData::DEFAULT }];
-    let req = ProduceRequest { acks: -1, timeout_ms: 30_000, topic_data: Array::from_slice(&topics), ..ProduceRequest::DEFAULT };
+    let parts = [PartitionProduceData {
+        index: 0,
+        records: Some(&batch),
+        ..PartitionProduceData::DEFAULT
+    }];
+    let topics = [TopicProduceData {
+        name: "sensors",
+        partition_data: Array::from_slice(&parts),
+        ..TopicProduceData::DEFAULT
+    }];
+    let req = ProduceRequest {
+        acks: -1,
+        timeout_ms: 30_000,
+        topic_data: Array::from_slice(&topics),
+        ..ProduceRequest::DEFAULT
+    };
     let mut buf = [0u8; 256];
     for v in [3i16, 9, 12] {
         let n = req.encode_to_slice(&mut buf, v).unwrap();
         assert_eq!(n, req.encoded_len(v).unwrap());
         let view = ProduceRequest::parse(&buf[..n], v).unwrap();
-        let p = view.topic_data.iter().next().unwrap().partition_data.iter().next().unwrap();
+        let p = view
+            .topic_data
+            .iter()
+            .next()
+            .unwrap()
+            .partition_data
+            .iter()
+            .next()
+            .unwrap();
         assert_eq!(p.records, Some(&batch[..]));
         // The records are borrowed from `buf`, not copied.
         let start = buf.as_ptr() as usize;
@@ -443,7 +638,11 @@ fn produce_request_built_entirely_on_the_stack() {
 #[cfg(feature = "alloc")]
 #[test]
 fn vec_sink() {
-    let m = MetadataRequest { topics: None, allow_auto_topic_creation: true, ..MetadataRequest::DEFAULT };
+    let m = MetadataRequest {
+        topics: None,
+        allow_auto_topic_creation: true,
+        ..MetadataRequest::DEFAULT
+    };
     let mut v: Vec<u8> = vec![9];
     let n = m.encode(&mut v, 12).unwrap();
     assert_eq!(v.len(), 1 + n);
@@ -451,7 +650,10 @@ fn vec_sink() {
 }
 
 fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 /// Found by the Java conformance harness: inside a tagged field, Kafka marks a nullable struct
@@ -483,27 +685,55 @@ fn one_pass_encode_makes_the_size_pass_checks() {
         let sized = m.encoded_len(v).unwrap_err();
         assert_eq!((sized.kind(), sized.field()), (kind, field));
         let mut big = vec![0u8; 1 << 17];
-        assert_eq!(m.encode_to_slice(&mut big, v).unwrap_err(), sized, "one pass, room enough");
+        assert_eq!(
+            m.encode_to_slice(&mut big, v).unwrap_err(),
+            sized,
+            "one pass, room enough"
+        );
         // Out of room before reaching the bad field: the size pass's error still wins.
         assert_eq!(m.encode_to_slice(&mut [], v).unwrap_err(), sized, "one pass, no room");
         let mut sink = Vec::new();
         assert_eq!(m.encode(&mut sink, v).unwrap_err(), sized, "sink");
     }
-    let isr = [BrokerState { broker_id: 1, broker_epoch: 10, ..BrokerState::DEFAULT }];
+    let isr = [BrokerState {
+        broker_id: 1,
+        broker_epoch: 10,
+        ..BrokerState::DEFAULT
+    }];
     let (mut p, mut t) = (Vec::new(), Vec::new());
     let req = alter_partition(&isr, &mut p, &mut t);
-    same_error(&req, 2, EncodeErrorKind::FieldNotInVersion, "topics[].partitions[].new_isr_with_epochs");
-    let m = MetadataRequest { topics: None, ..MetadataRequest::DEFAULT };
+    same_error(
+        &req,
+        2,
+        EncodeErrorKind::FieldNotInVersion,
+        "topics[].partitions[].new_isr_with_epochs",
+    );
+    let m = MetadataRequest {
+        topics: None,
+        ..MetadataRequest::DEFAULT
+    };
     same_error(&m, 0, EncodeErrorKind::NullNotAllowed, "topics");
     let long = "x".repeat(40_000);
-    let topics = [MetadataRequestTopic { name: Some(&long), ..MetadataRequestTopic::DEFAULT }];
-    let m = MetadataRequest { topics: Some(Array::from_slice(&topics)), ..MetadataRequest::DEFAULT };
+    let topics = [MetadataRequestTopic {
+        name: Some(&long),
+        ..MetadataRequestTopic::DEFAULT
+    }];
+    let m = MetadataRequest {
+        topics: Some(Array::from_slice(&topics)),
+        ..MetadataRequest::DEFAULT
+    };
     same_error(&m, 12, EncodeErrorKind::TooLong { length: 40_000 }, "topics[].name");
     let extra = [RawTaggedField { tag: 9, data: &[1, 2] }];
-    let m = MetadataRequest { unknown_tagged_fields: TaggedFields::from_slice(&extra), ..MetadataRequest::DEFAULT };
+    let m = MetadataRequest {
+        unknown_tagged_fields: TaggedFields::from_slice(&extra),
+        ..MetadataRequest::DEFAULT
+    };
     same_error(&m, 0, EncodeErrorKind::TaggedFieldsNotInVersion, "_tagged_fields");
     // A known tagged field whose value cannot be encoded (its size is computed while writing).
-    let f = FetchRequest { cluster_id: Some(&long), ..FetchRequest::DEFAULT };
+    let f = FetchRequest {
+        cluster_id: Some(&long),
+        ..FetchRequest::DEFAULT
+    };
     same_error(&f, 12, EncodeErrorKind::TooLong { length: 40_000 }, "cluster_id");
 
     // Every length short of the encoding reports the exact size needed.
@@ -512,7 +742,11 @@ fn one_pass_encode_makes_the_size_pass_checks() {
     for len in 0..n {
         let mut buf = vec![0u8; len];
         let e = req.encode_to_slice(&mut buf, 3).unwrap_err();
-        assert_eq!(e.kind(), EncodeErrorKind::BufferTooShort { needed: n }, "buffer of {len}");
+        assert_eq!(
+            e.kind(),
+            EncodeErrorKind::BufferTooShort { needed: n },
+            "buffer of {len}"
+        );
     }
     let mut buf = vec![0u8; n + 7];
     assert_eq!(req.encode_to_slice(&mut buf, 3).unwrap(), n);
@@ -544,7 +778,14 @@ fn collections_and_tag_sections_stop_where_kafkas_reader_stops() {
     let v = ListGroupsRequest::parse(&ok, 5).expect("1,000,000 elements are read");
     assert_eq!(v.states_filter.len(), 1_000_000);
     let e = ListGroupsRequest::parse(&list_groups(1_000_001), 5).unwrap_err();
-    assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::TooManyElements { count: 1_000_001 }, 0, "states_filter"));
+    assert_eq!(
+        (e.kind(), e.offset(), e.field()),
+        (
+            DecodeErrorKind::TooManyElements { count: 1_000_001 },
+            0,
+            "states_filter"
+        )
+    );
     assert!(e.to_string().contains("exceeds 1000000"), "{e}");
     // The visitor and owned decoding refuse it the same way.
     struct Nothing;
@@ -573,6 +814,10 @@ fn collections_and_tag_sections_stop_where_kafkas_reader_stops() {
             uvarint(&mut b, n);
         }
         let e = DeleteAclsRequest::parse(&b, 3).unwrap_err();
-        assert_eq!((e.kind(), e.offset()), (DecodeErrorKind::TooManyTaggedFields { count: n }, 1), "count {n}");
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (DecodeErrorKind::TooManyTaggedFields { count: n }, 1),
+            "count {n}"
+        );
     }
 }

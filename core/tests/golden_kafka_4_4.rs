@@ -67,7 +67,11 @@ fn hex(b: &[u8]) -> String {
 }
 
 fn describe_diff(got: &[u8], want: &[u8]) -> String {
-    let first = got.iter().zip(want.iter()).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
+    let first = got
+        .iter()
+        .zip(want.iter())
+        .position(|(a, b)| a != b)
+        .unwrap_or(got.len().min(want.len()));
     let from = first.saturating_sub(8);
     format!(
         "first difference at byte {first} (encoded {} bytes, golden {} bytes)\n  encoded[{from}..]: {}\n  golden [{from}..]: {}\n  encoded: {}\n  golden:  {}",
@@ -87,7 +91,9 @@ where
     M: Message<'a> + PartialEq + Debug,
 {
     let name = M::INFO.name;
-    let len = built.encoded_len(version).unwrap_or_else(|e| panic!("{name} v{version}: encoded_len failed: {e:?}"));
+    let len = built
+        .encoded_len(version)
+        .unwrap_or_else(|e| panic!("{name} v{version}: encoded_len failed: {e:?}"));
     let mut buf = [0u8; 1024];
     let n = built
         .encode_to_slice(&mut buf, version)
@@ -100,7 +106,10 @@ where
     );
     assert_eq!(len, golden.len(), "{name} v{version}: encoded_len");
     let parsed = M::parse(golden, version).unwrap_or_else(|e| panic!("{name} v{version}: parse failed: {e:?}"));
-    assert_eq!(parsed, *built, "{name} v{version}: parsed value differs from the built value");
+    assert_eq!(
+        parsed, *built,
+        "{name} v{version}: parsed value differs from the built value"
+    );
     parsed
 }
 
@@ -133,7 +142,10 @@ mod unregister_controller_request {
 
     #[test]
     fn v0() {
-        let req = UnregisterControllerRequest { controller_id: 3001, ..UnregisterControllerRequest::DEFAULT };
+        let req = UnregisterControllerRequest {
+            controller_id: 3001,
+            ..UnregisterControllerRequest::DEFAULT
+        };
         let view = check(&req, 0, V0);
         assert_eq!(view.controller_id, 3001);
         assert!(view.unknown_tagged_fields.is_empty());
@@ -272,8 +284,11 @@ mod streams_group_topology_description_update_request {
             successors: Array::from_slice(&successors),
             unknown_tagged_fields: TaggedFields::EMPTY,
         }];
-        let subtopologies =
-            [TopologyDescriptionSubtopology { subtopology_id: "0", nodes: Array::from_slice(&nodes), ..TopologyDescriptionSubtopology::DEFAULT }];
+        let subtopologies = [TopologyDescriptionSubtopology {
+            subtopology_id: "0",
+            nodes: Array::from_slice(&nodes),
+            ..TopologyDescriptionSubtopology::DEFAULT
+        }];
         let glob = ["glob"];
         let g_proc = ["g-proc"];
         let g_store = ["g-store"];
@@ -310,7 +325,10 @@ mod streams_group_topology_description_update_request {
             unknown_tagged_fields: TaggedFields::EMPTY,
         };
         let view = check(&req, 0, V0);
-        assert_eq!((view.group_id, view.member_id, view.topology_epoch), ("app-1", "m-7", 12));
+        assert_eq!(
+            (view.group_id, view.member_id, view.topology_epoch),
+            ("app-1", "m-7", 12)
+        );
         let sub = view.topology_description.subtopologies.iter().next().unwrap();
         assert_eq!(sub.subtopology_id, "0");
         let node = sub.nodes.iter().next().unwrap();
@@ -319,7 +337,10 @@ mod streams_group_topology_description_update_request {
         assert_eq!(strs(node.stores), ["store"]);
         assert_eq!(strs(node.successors), ["node-b"]);
         let gs = view.topology_description.global_stores.iter().next().unwrap();
-        assert_eq!((gs.source.name, gs.source.node_type, gs.source.sink_topic), ("g-src", 1, None));
+        assert_eq!(
+            (gs.source.name, gs.source.node_type, gs.source.sink_topic),
+            ("g-src", 1, None)
+        );
         assert_eq!(strs(gs.source.source_topics), ["glob"]);
         assert!(gs.source.stores.is_empty());
         assert_eq!((gs.processor.name, gs.processor.node_type), ("g-proc", 2));
@@ -355,7 +376,10 @@ mod streams_group_topology_description_update_response {
             ..StreamsGroupTopologyDescriptionUpdateResponse::DEFAULT
         };
         let view = check(&resp, 0, V0);
-        assert_eq!((view.throttle_time_ms, view.error_code, view.error_message), (7, 25, Some("fenced")));
+        assert_eq!(
+            (view.throttle_time_ms, view.error_code, view.error_message),
+            (7, 25, Some("fenced"))
+        );
     }
 }
 
@@ -376,7 +400,10 @@ mod unregister_controller_record {
 
     #[test]
     fn v0() {
-        let rec = UnregisterControllerRecord { controller_id: 3002, ..UnregisterControllerRecord::DEFAULT };
+        let rec = UnregisterControllerRecord {
+            controller_id: 3002,
+            ..UnregisterControllerRecord::DEFAULT
+        };
         let view = check(&rec, 0, V0);
         assert_eq!(view.controller_id, 3002);
         assert_eq!(UnregisterControllerRecord::INFO.api_key, Some(29));
@@ -396,8 +423,13 @@ mod register_broker_record {
     use super::*;
     use kafka_wire::metadata::register_broker_record::{BrokerEndpoint, BrokerFeature, RegisterBrokerRecord};
 
-    const END_POINTS: [BrokerEndpoint<'static>; 1] =
-        [BrokerEndpoint { name: "EXT", host: "b2.local", port: 9092, security_protocol: 2, unknown_tagged_fields: TaggedFields::EMPTY }];
+    const END_POINTS: [BrokerEndpoint<'static>; 1] = [BrokerEndpoint {
+        name: "EXT",
+        host: "b2.local",
+        port: 9092,
+        security_protocol: 2,
+        unknown_tagged_fields: TaggedFields::EMPTY,
+    }];
     const FEATURES: [BrokerFeature<'static>; 1] = [BrokerFeature {
         name: "metadata.version",
         min_supported_version: 1,
@@ -426,9 +458,15 @@ mod register_broker_record {
         assert_eq!(view.incarnation_id, ua());
         assert_eq!(view.broker_epoch, 4_294_967_301);
         let e = view.end_points.iter().next().unwrap();
-        assert_eq!((e.name, e.host, e.port, e.security_protocol), ("EXT", "b2.local", 9092, 2));
+        assert_eq!(
+            (e.name, e.host, e.port, e.security_protocol),
+            ("EXT", "b2.local", 9092, 2)
+        );
         let f = view.features.iter().next().unwrap();
-        assert_eq!((f.name, f.min_supported_version, f.max_supported_version), ("metadata.version", 1, 28));
+        assert_eq!(
+            (f.name, f.min_supported_version, f.max_supported_version),
+            ("metadata.version", 1, 28)
+        );
         assert_eq!(view.rack, Some("rack-2"));
         assert!(!view.fenced);
         assert!(view.in_controlled_shutdown);
@@ -517,7 +555,11 @@ mod register_broker_record {
 
     #[test]
     fn v4_empty_cordoned() {
-        let rec = RegisterBrokerRecord { log_dirs: Array::EMPTY, cordoned_log_dirs: Some(Array::EMPTY), ..base() };
+        let rec = RegisterBrokerRecord {
+            log_dirs: Array::EMPTY,
+            cordoned_log_dirs: Some(Array::EMPTY),
+            ..base()
+        };
         let view = check(&rec, 4, V4_EMPTY_CORDONED);
         spot_check(&view);
         assert!(view.log_dirs.is_empty());
@@ -634,7 +676,10 @@ mod api_versions_request {
             unknown_tagged_fields: TaggedFields::EMPTY,
         };
         let view = check(&req, 5, V5);
-        assert_eq!((view.client_software_name, view.client_software_version), ("kafka-wire", "0.9.1"));
+        assert_eq!(
+            (view.client_software_name, view.client_software_version),
+            ("kafka-wire", "0.9.1")
+        );
         assert_eq!(view.cluster_id, Some("cluster-b"));
         assert_eq!(view.node_id, 5);
     }
@@ -738,8 +783,16 @@ mod txn_offset_commit_request {
             unknown_tagged_fields: TaggedFields::EMPTY,
         }];
         let topics = [
-            TxnOffsetCommitRequestTopic { topic_id: ub(), partitions: Array::from_slice(&p0), ..TxnOffsetCommitRequestTopic::DEFAULT },
-            TxnOffsetCommitRequestTopic { topic_id: uc(), partitions: Array::from_slice(&p1), ..TxnOffsetCommitRequestTopic::DEFAULT },
+            TxnOffsetCommitRequestTopic {
+                topic_id: ub(),
+                partitions: Array::from_slice(&p0),
+                ..TxnOffsetCommitRequestTopic::DEFAULT
+            },
+            TxnOffsetCommitRequestTopic {
+                topic_id: uc(),
+                partitions: Array::from_slice(&p1),
+                ..TxnOffsetCommitRequestTopic::DEFAULT
+            },
         ];
         let req = TxnOffsetCommitRequest {
             transactional_id: "txn-1",
@@ -764,9 +817,23 @@ mod txn_offset_commit_request {
             .topics
             .iter()
             .flat_map(|t| t.partitions.iter())
-            .map(|p| (p.partition_index, p.committed_offset, p.committed_leader_epoch, p.committed_metadata))
+            .map(|p| {
+                (
+                    p.partition_index,
+                    p.committed_offset,
+                    p.committed_leader_epoch,
+                    p.committed_metadata,
+                )
+            })
             .collect();
-        assert_eq!(parts, [(1, 100, 5, Some("meta")), (4, 4_294_967_296, -1, None), (2, 77, 9, Some(""))]);
+        assert_eq!(
+            parts,
+            [
+                (1, 100, 5, Some("meta")),
+                (4, 4_294_967_296, -1, None),
+                (2, 77, 9, Some(""))
+            ]
+        );
     }
 }
 
@@ -809,13 +876,33 @@ mod txn_offset_commit_response {
     #[test]
     fn v6() {
         let p0 = [
-            TxnOffsetCommitResponsePartition { partition_index: 1, error_code: 0, ..TxnOffsetCommitResponsePartition::DEFAULT },
-            TxnOffsetCommitResponsePartition { partition_index: 4, error_code: 113, ..TxnOffsetCommitResponsePartition::DEFAULT },
+            TxnOffsetCommitResponsePartition {
+                partition_index: 1,
+                error_code: 0,
+                ..TxnOffsetCommitResponsePartition::DEFAULT
+            },
+            TxnOffsetCommitResponsePartition {
+                partition_index: 4,
+                error_code: 113,
+                ..TxnOffsetCommitResponsePartition::DEFAULT
+            },
         ];
-        let p1 = [TxnOffsetCommitResponsePartition { partition_index: 2, error_code: 100, ..TxnOffsetCommitResponsePartition::DEFAULT }];
+        let p1 = [TxnOffsetCommitResponsePartition {
+            partition_index: 2,
+            error_code: 100,
+            ..TxnOffsetCommitResponsePartition::DEFAULT
+        }];
         let topics = [
-            TxnOffsetCommitResponseTopic { topic_id: ub(), partitions: Array::from_slice(&p0), ..TxnOffsetCommitResponseTopic::DEFAULT },
-            TxnOffsetCommitResponseTopic { topic_id: uc(), partitions: Array::from_slice(&p1), ..TxnOffsetCommitResponseTopic::DEFAULT },
+            TxnOffsetCommitResponseTopic {
+                topic_id: ub(),
+                partitions: Array::from_slice(&p0),
+                ..TxnOffsetCommitResponseTopic::DEFAULT
+            },
+            TxnOffsetCommitResponseTopic {
+                topic_id: uc(),
+                partitions: Array::from_slice(&p1),
+                ..TxnOffsetCommitResponseTopic::DEFAULT
+            },
         ];
         let resp = TxnOffsetCommitResponse {
             throttle_time_ms: 15,
@@ -827,7 +914,11 @@ mod txn_offset_commit_response {
         let got: Vec<(Uuid, i32, i16)> = view
             .topics
             .iter()
-            .flat_map(|t| t.partitions.iter().map(move |p| (t.topic_id, p.partition_index, p.error_code)))
+            .flat_map(|t| {
+                t.partitions
+                    .iter()
+                    .map(move |p| (t.topic_id, p.partition_index, p.error_code))
+            })
             .collect();
         assert_eq!(got, [(ub(), 1, 0), (ub(), 4, 113), (uc(), 2, 100)]);
         assert!(view.topics.iter().all(|t| t.name.is_empty()), "no topic name at v6");
@@ -843,7 +934,9 @@ mod txn_offset_commit_response {
 
 mod write_txn_markers_request {
     use super::*;
-    use kafka_wire::messages::write_txn_markers_request::{WritableTxnMarker, WritableTxnMarkerTopic, WriteTxnMarkersRequest};
+    use kafka_wire::messages::write_txn_markers_request::{
+        WritableTxnMarker, WritableTxnMarkerTopic, WriteTxnMarkersRequest,
+    };
 
     #[rustfmt::skip]
     const V2: &[u8] = &[
@@ -873,7 +966,11 @@ mod write_txn_markers_request {
     #[test]
     fn v2() {
         let parts = [0, 5];
-        let topics = [WritableTxnMarkerTopic { name: "orders", partition_indexes: Array::from_slice(&parts), ..WritableTxnMarkerTopic::DEFAULT }];
+        let topics = [WritableTxnMarkerTopic {
+            name: "orders",
+            partition_indexes: Array::from_slice(&parts),
+            ..WritableTxnMarkerTopic::DEFAULT
+        }];
         let markers = [
             WritableTxnMarker {
                 producer_id: 123_456,
@@ -894,12 +991,23 @@ mod write_txn_markers_request {
                 unknown_tagged_fields: TaggedFields::EMPTY,
             },
         ];
-        let req = WriteTxnMarkersRequest { markers: Array::from_slice(&markers), unknown_tagged_fields: TaggedFields::EMPTY };
+        let req = WriteTxnMarkersRequest {
+            markers: Array::from_slice(&markers),
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        };
         let view = check(&req, 2, V2);
         let got: Vec<(i64, i16, bool, i32, i8)> = view
             .markers
             .iter()
-            .map(|m| (m.producer_id, m.producer_epoch, m.transaction_result, m.coordinator_epoch, m.transaction_version))
+            .map(|m| {
+                (
+                    m.producer_id,
+                    m.producer_epoch,
+                    m.transaction_result,
+                    m.coordinator_epoch,
+                    m.transaction_version,
+                )
+            })
             .collect();
         assert_eq!(got, [(123_456, 3, true, 11, 2), (7, 1, false, 12, 1)]);
         let t = view.markers.iter().next().unwrap().topics.iter().next().unwrap();
@@ -926,7 +1034,11 @@ mod write_txn_markers_request {
     #[test]
     fn v1() {
         let parts = [5];
-        let topics = [WritableTxnMarkerTopic { name: "orders", partition_indexes: Array::from_slice(&parts), ..WritableTxnMarkerTopic::DEFAULT }];
+        let topics = [WritableTxnMarkerTopic {
+            name: "orders",
+            partition_indexes: Array::from_slice(&parts),
+            ..WritableTxnMarkerTopic::DEFAULT
+        }];
         let markers = [WritableTxnMarker {
             producer_id: 123_456,
             producer_epoch: 3,
@@ -935,7 +1047,10 @@ mod write_txn_markers_request {
             coordinator_epoch: 11,
             ..WritableTxnMarker::DEFAULT
         }];
-        let req = WriteTxnMarkersRequest { markers: Array::from_slice(&markers), unknown_tagged_fields: TaggedFields::EMPTY };
+        let req = WriteTxnMarkersRequest {
+            markers: Array::from_slice(&markers),
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        };
         let view = check(&req, 1, V1);
         let m = view.markers.iter().next().unwrap();
         assert_eq!(m.transaction_version, 0, "absent before v2: the default");
@@ -1004,13 +1119,29 @@ mod streams_group_heartbeat_response {
 
     #[test]
     fn v1() {
-        let status = [Status { status_code: 6, status_detail: "rack", unknown_tagged_fields: TaggedFields::EMPTY }];
+        let status = [Status {
+            status_code: 6,
+            status_detail: "rack",
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        }];
         let active_parts = [0, 1];
-        let active = [TaskIds { subtopology_id: "0", partitions: Array::from_slice(&active_parts), unknown_tagged_fields: TaggedFields::EMPTY }];
+        let active = [TaskIds {
+            subtopology_id: "0",
+            partitions: Array::from_slice(&active_parts),
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        }];
         let tp_parts = [0];
-        let tps = [TopicPartition { topic: "in-a", partitions: Array::from_slice(&tp_parts), unknown_tagged_fields: TaggedFields::EMPTY }];
+        let tps = [TopicPartition {
+            topic: "in-a",
+            partitions: Array::from_slice(&tp_parts),
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        }];
         let endpoints = [EndpointToPartitions {
-            user_endpoint: Endpoint { host: "h1", port: 8080, unknown_tagged_fields: TaggedFields::EMPTY },
+            user_endpoint: Endpoint {
+                host: "h1",
+                port: 8080,
+                unknown_tagged_fields: TaggedFields::EMPTY,
+            },
             active_partitions: Array::from_slice(&tps),
             standby_partitions: Array::EMPTY,
             unknown_tagged_fields: TaggedFields::EMPTY,
@@ -1038,7 +1169,10 @@ mod streams_group_heartbeat_response {
         assert_eq!(view.acceptable_recovery_lag, 10_000_000_000);
         assert_eq!(view.acceptable_recovery_lag_legacy, 0, "absent at v1: the default");
         assert!(view.topology_description_required);
-        assert_eq!((view.member_id, view.member_epoch, view.heartbeat_interval_ms), ("mem-1", 8, 5000));
+        assert_eq!(
+            (view.member_id, view.member_epoch, view.heartbeat_interval_ms),
+            ("mem-1", 8, 5000)
+        );
         assert_eq!(view.task_offset_interval_ms, 60_000);
         let s = view.status.unwrap().iter().next().unwrap();
         assert_eq!((s.status_code, s.status_detail), (6, "rack"));
@@ -1081,7 +1215,11 @@ mod streams_group_heartbeat_response {
     #[test]
     fn v0() {
         let standby_parts = [2];
-        let standby = [TaskIds { subtopology_id: "1", partitions: Array::from_slice(&standby_parts), unknown_tagged_fields: TaggedFields::EMPTY }];
+        let standby = [TaskIds {
+            subtopology_id: "1",
+            partitions: Array::from_slice(&standby_parts),
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        }];
         let resp = StreamsGroupHeartbeatResponse {
             throttle_time_ms: 2,
             error_code: 25,
@@ -1142,13 +1280,31 @@ mod delete_groups_response {
     #[test]
     fn v3() {
         let results = [
-            DeletableGroupResult { group_id: "g-a", error_code: 0, error_message: None, ..DeletableGroupResult::DEFAULT },
-            DeletableGroupResult { group_id: "g-b", error_code: 134, error_message: Some("offsets left"), ..DeletableGroupResult::DEFAULT },
+            DeletableGroupResult {
+                group_id: "g-a",
+                error_code: 0,
+                error_message: None,
+                ..DeletableGroupResult::DEFAULT
+            },
+            DeletableGroupResult {
+                group_id: "g-b",
+                error_code: 134,
+                error_message: Some("offsets left"),
+                ..DeletableGroupResult::DEFAULT
+            },
         ];
-        let resp = DeleteGroupsResponse { throttle_time_ms: 20, results: Array::from_slice(&results), unknown_tagged_fields: TaggedFields::EMPTY };
+        let resp = DeleteGroupsResponse {
+            throttle_time_ms: 20,
+            results: Array::from_slice(&results),
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        };
         let view = check(&resp, 3, V3);
         assert_eq!(view.throttle_time_ms, 20);
-        let got: Vec<(&str, i16, Option<&str>)> = view.results.iter().map(|r| (r.group_id, r.error_code, r.error_message)).collect();
+        let got: Vec<(&str, i16, Option<&str>)> = view
+            .results
+            .iter()
+            .map(|r| (r.group_id, r.error_code, r.error_message))
+            .collect();
         assert_eq!(got, [("g-a", 0, None), ("g-b", 134, Some("offsets left"))]);
     }
 
@@ -1165,8 +1321,16 @@ mod delete_groups_response {
 
     #[test]
     fn v2() {
-        let results = [DeletableGroupResult { group_id: "g-b", error_code: 68, ..DeletableGroupResult::DEFAULT }];
-        let resp = DeleteGroupsResponse { throttle_time_ms: 20, results: Array::from_slice(&results), unknown_tagged_fields: TaggedFields::EMPTY };
+        let results = [DeletableGroupResult {
+            group_id: "g-b",
+            error_code: 68,
+            ..DeletableGroupResult::DEFAULT
+        }];
+        let resp = DeleteGroupsResponse {
+            throttle_time_ms: 20,
+            results: Array::from_slice(&results),
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        };
         let view = check(&resp, 2, V2);
         let r = view.results.iter().next().unwrap();
         assert_eq!((r.group_id, r.error_code, r.error_message), ("g-b", 68, None));
@@ -1226,7 +1390,11 @@ mod describe_log_dirs_response {
             is_future_key: true,
             unknown_tagged_fields: TaggedFields::EMPTY,
         }];
-        let topics = [DescribeLogDirsTopic { name: "t", partitions: Array::from_slice(&parts), unknown_tagged_fields: TaggedFields::EMPTY }];
+        let topics = [DescribeLogDirsTopic {
+            name: "t",
+            partitions: Array::from_slice(&parts),
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        }];
         let results = [
             DescribeLogDirsResult {
                 error_code: 0,
@@ -1255,11 +1423,29 @@ mod describe_log_dirs_response {
         };
         let view = check(&resp, 5, V5);
         assert_eq!(view.throttle_time_ms, 9);
-        let got: Vec<(i16, &str, i64, i64, bool)> =
-            view.results.iter().map(|r| (r.error_code, r.log_dir, r.total_bytes, r.usable_bytes, r.is_cordoned)).collect();
+        let got: Vec<(i16, &str, i64, i64, bool)> = view
+            .results
+            .iter()
+            .map(|r| (r.error_code, r.log_dir, r.total_bytes, r.usable_bytes, r.is_cordoned))
+            .collect();
         assert_eq!(got, [(0, "/d1", 1 << 40, 1 << 39, true), (56, "/d2", -1, -1, false)]);
-        let p = view.results.iter().next().unwrap().topics.iter().next().unwrap().partitions.iter().next().unwrap();
-        assert_eq!((p.partition_index, p.partition_size, p.offset_lag, p.is_future_key), (3, 1_048_576, 2, true));
+        let p = view
+            .results
+            .iter()
+            .next()
+            .unwrap()
+            .topics
+            .iter()
+            .next()
+            .unwrap()
+            .partitions
+            .iter()
+            .next()
+            .unwrap();
+        assert_eq!(
+            (p.partition_index, p.partition_size, p.offset_lag, p.is_future_key),
+            (3, 1_048_576, 2, true)
+        );
     }
 }
 
@@ -1310,7 +1496,10 @@ mod broker_heartbeat_request {
             unknown_tagged_fields: TaggedFields::EMPTY,
         };
         let view = check(&req, 2, V2);
-        assert_eq!((view.broker_id, view.broker_epoch, view.current_metadata_offset), (1004, 12_884_901_897, 123_456_789));
+        assert_eq!(
+            (view.broker_id, view.broker_epoch, view.current_metadata_offset),
+            (1004, 12_884_901_897, 123_456_789)
+        );
         assert!(!view.want_fence && view.want_shut_down);
         assert_eq!(uuids(view.offline_log_dirs), [dir(7)]);
         assert_eq!(uuids(view.cordoned_log_dirs.unwrap()), [dir(8), dir(1)]);
@@ -1359,7 +1548,9 @@ mod broker_heartbeat_request {
 
 mod share_fetch_request {
     use super::*;
-    use kafka_wire::messages::share_fetch_request::{AcknowledgementBatch, FetchPartition, FetchTopic, ForgottenTopic, ShareFetchRequest};
+    use kafka_wire::messages::share_fetch_request::{
+        AcknowledgementBatch, FetchPartition, FetchTopic, ForgottenTopic, ShareFetchRequest,
+    };
 
     #[rustfmt::skip]
     const V2: &[u8] = &[
@@ -1406,12 +1597,22 @@ mod share_fetch_request {
             acknowledge_types: Array::from_slice(&ack_types),
             unknown_tagged_fields: TaggedFields::EMPTY,
         }];
-        let partitions =
-            [FetchPartition { partition_index: 6, acknowledgement_batches: Array::from_slice(&batches), ..FetchPartition::DEFAULT }];
-        let topics = [FetchTopic { topic_id: ua(), partitions: Array::from_slice(&partitions), unknown_tagged_fields: TaggedFields::EMPTY }];
+        let partitions = [FetchPartition {
+            partition_index: 6,
+            acknowledgement_batches: Array::from_slice(&batches),
+            ..FetchPartition::DEFAULT
+        }];
+        let topics = [FetchTopic {
+            topic_id: ua(),
+            partitions: Array::from_slice(&partitions),
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        }];
         let forgotten_parts = [7, 8];
-        let forgotten =
-            [ForgottenTopic { topic_id: uc(), partitions: Array::from_slice(&forgotten_parts), unknown_tagged_fields: TaggedFields::EMPTY }];
+        let forgotten = [ForgottenTopic {
+            topic_id: uc(),
+            partitions: Array::from_slice(&forgotten_parts),
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        }];
         let req = ShareFetchRequest {
             group_id: Some("share-g"),
             member_id: Some("m-22"),
@@ -1431,7 +1632,10 @@ mod share_fetch_request {
         assert_eq!(view.share_acquire_mode, 1);
         assert!(view.is_renew_ack);
         assert_eq!((view.group_id, view.member_id), (Some("share-g"), Some("m-22")));
-        assert_eq!((view.max_records, view.batch_size, view.max_bytes), (200, 50, 1_048_576));
+        assert_eq!(
+            (view.max_records, view.batch_size, view.max_bytes),
+            (200, 50, 1_048_576)
+        );
         let t = view.topics.iter().next().unwrap();
         assert_eq!(t.topic_id, ua());
         let p = t.partitions.iter().next().unwrap();
@@ -1455,8 +1659,12 @@ mod add_raft_voter_request {
     use super::*;
     use kafka_wire::messages::add_raft_voter_request::{AddRaftVoterRequest, Listener};
 
-    const LISTENERS: [Listener<'static>; 1] =
-        [Listener { name: "CONTROLLER", host: "c3", port: 9094, unknown_tagged_fields: TaggedFields::EMPTY }];
+    const LISTENERS: [Listener<'static>; 1] = [Listener {
+        name: "CONTROLLER",
+        host: "c3",
+        port: 9094,
+        unknown_tagged_fields: TaggedFields::EMPTY,
+    }];
 
     fn base<'a>() -> AddRaftVoterRequest<'a> {
         AddRaftVoterRequest {
@@ -1487,10 +1695,16 @@ mod add_raft_voter_request {
 
     #[test]
     fn v1() {
-        let req = AddRaftVoterRequest { ack_when_committed: false, ..base() };
+        let req = AddRaftVoterRequest {
+            ack_when_committed: false,
+            ..base()
+        };
         let view = check(&req, 1, V1);
         assert!(!view.ack_when_committed);
-        assert_eq!((view.cluster_id, view.timeout_ms, view.voter_id), (Some("c-1"), 30_000, 3003));
+        assert_eq!(
+            (view.cluster_id, view.timeout_ms, view.voter_id),
+            (Some("c-1"), 30_000, 3003)
+        );
         assert_eq!(view.voter_directory_id, ub());
         let l = view.listeners.iter().next().unwrap();
         assert_eq!((l.name, l.host, l.port), ("CONTROLLER", "c3", 9094));

@@ -57,7 +57,11 @@ fn hex(b: &[u8]) -> String {
 }
 
 fn describe_diff(got: &[u8], want: &[u8]) -> String {
-    let first = got.iter().zip(want.iter()).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
+    let first = got
+        .iter()
+        .zip(want.iter())
+        .position(|(a, b)| a != b)
+        .unwrap_or(got.len().min(want.len()));
     let from = first.saturating_sub(8);
     format!(
         "first difference at byte {first} (encoded {} bytes, golden {} bytes)\n  encoded[{from}..]: {}\n  golden [{from}..]: {}\n  encoded: {}\n  golden:  {}",
@@ -77,7 +81,9 @@ where
     M: Message<'a> + PartialEq + Debug,
 {
     let name = M::INFO.name;
-    let len = built.encoded_len(version).unwrap_or_else(|e| panic!("{name} v{version}: encoded_len failed: {e:?}"));
+    let len = built
+        .encoded_len(version)
+        .unwrap_or_else(|e| panic!("{name} v{version}: encoded_len failed: {e:?}"));
     let mut buf = [0u8; 1024];
     let n = built
         .encode_to_slice(&mut buf, version)
@@ -90,7 +96,10 @@ where
     );
     assert_eq!(len, golden.len(), "{name} v{version}: encoded_len");
     let parsed = M::parse(golden, version).unwrap_or_else(|e| panic!("{name} v{version}: parse failed: {e:?}"));
-    assert_eq!(parsed, *built, "{name} v{version}: parsed value differs from the built value");
+    assert_eq!(
+        parsed, *built,
+        "{name} v{version}: parsed value differs from the built value"
+    );
     parsed
 }
 
@@ -593,7 +602,13 @@ mod broker_registration_request {
     use kafka_wire::messages::broker_registration_request::{BrokerRegistrationRequest, Feature, Listener};
 
     const LISTENERS: [Listener<'static>; 2] = [
-        Listener { name: "SSL", host: "host-1", port: 9093, security_protocol: 1, unknown_tagged_fields: TaggedFields::EMPTY },
+        Listener {
+            name: "SSL",
+            host: "host-1",
+            port: 9093,
+            security_protocol: 1,
+            unknown_tagged_fields: TaggedFields::EMPTY,
+        },
         Listener {
             name: "INTERNAL",
             host: "10.0.0.7",
@@ -603,14 +618,29 @@ mod broker_registration_request {
         },
     ];
     const FEATURES: [Feature<'static>; 2] = [
-        Feature { name: "metadata.version", min_supported_version: 7, max_supported_version: 27, ..Feature::DEFAULT },
-        Feature { name: "group.version", min_supported_version: 1, max_supported_version: 1, ..Feature::DEFAULT },
+        Feature {
+            name: "metadata.version",
+            min_supported_version: 7,
+            max_supported_version: 27,
+            ..Feature::DEFAULT
+        },
+        Feature {
+            name: "group.version",
+            min_supported_version: 1,
+            max_supported_version: 1,
+            ..Feature::DEFAULT
+        },
     ];
     /// v4 may list a feature with minimum 0 (v0-v3 senders omit those).
     const FEATURES_V4: [Feature<'static>; 3] = [
         FEATURES[0],
         FEATURES[1],
-        Feature { name: "kraft.version", min_supported_version: 0, max_supported_version: 1, ..Feature::DEFAULT },
+        Feature {
+            name: "kraft.version",
+            min_supported_version: 0,
+            max_supported_version: 1,
+            ..Feature::DEFAULT
+        },
     ];
     const LOG_DIRS: [u8; 2] = [1, 2];
 
@@ -630,11 +660,17 @@ mod broker_registration_request {
         assert_eq!(view.broker_id, 1001);
         assert_eq!(view.cluster_id, "cluster-a");
         assert_eq!(view.incarnation_id, ub());
-        let ls: Vec<(&str, &str, u16, i16)> =
-            view.listeners.iter().map(|l| (l.name, l.host, l.port, l.security_protocol)).collect();
+        let ls: Vec<(&str, &str, u16, i16)> = view
+            .listeners
+            .iter()
+            .map(|l| (l.name, l.host, l.port, l.security_protocol))
+            .collect();
         assert_eq!(ls, [("SSL", "host-1", 9093, 1), ("INTERNAL", "10.0.0.7", 65000, 3)]);
         let f = view.features.iter().next().unwrap();
-        assert_eq!((f.name, f.min_supported_version, f.max_supported_version), ("metadata.version", 7, 27));
+        assert_eq!(
+            (f.name, f.min_supported_version, f.max_supported_version),
+            ("metadata.version", 7, 27)
+        );
     }
 
     #[rustfmt::skip]
@@ -672,7 +708,10 @@ mod broker_registration_request {
 
     #[test]
     fn v0() {
-        let req = BrokerRegistrationRequest { rack: None, ..base(&FEATURES) };
+        let req = BrokerRegistrationRequest {
+            rack: None,
+            ..base(&FEATURES)
+        };
         let view = check(&req, 0, V0);
         spot_check(&view);
         assert_eq!(view.rack, None);
@@ -714,7 +753,10 @@ mod broker_registration_request {
 
     #[test]
     fn v1() {
-        let req = BrokerRegistrationRequest { is_migrating_zk_broker: true, ..base(&FEATURES) };
+        let req = BrokerRegistrationRequest {
+            is_migrating_zk_broker: true,
+            ..base(&FEATURES)
+        };
         let view = check(&req, 1, V1);
         spot_check(&view);
         assert_eq!(view.rack, Some("rack-1"));
@@ -925,7 +967,12 @@ mod alter_partition_request {
         let idx: Vec<Vec<(i32, i32, i32)>> = view
             .topics
             .iter()
-            .map(|t| t.partitions.iter().map(|p| (p.partition_index, p.leader_epoch, p.partition_epoch)).collect())
+            .map(|t| {
+                t.partitions
+                    .iter()
+                    .map(|p| (p.partition_index, p.leader_epoch, p.partition_epoch))
+                    .collect()
+            })
             .collect();
         assert_eq!(idx, [vec![(1, 5, 9), (2, 6, 10)], vec![(3, 7, 11)]]);
     }
@@ -969,15 +1016,39 @@ mod alter_partition_request {
     fn v0() {
         let (p1, p2) = parts_isr(0);
         let topics = [
-            TopicData { topic_name: "foo", partitions: Array::from_slice(&p1), ..TopicData::DEFAULT },
-            TopicData { topic_name: "bar", partitions: Array::from_slice(&p2), ..TopicData::DEFAULT },
+            TopicData {
+                topic_name: "foo",
+                partitions: Array::from_slice(&p1),
+                ..TopicData::DEFAULT
+            },
+            TopicData {
+                topic_name: "bar",
+                partitions: Array::from_slice(&p2),
+                ..TopicData::DEFAULT
+            },
         ];
-        let req = AlterPartitionRequest { broker_id: 2, broker_epoch: 4_294_967_301, topics: Array::from_slice(&topics), ..AlterPartitionRequest::DEFAULT };
+        let req = AlterPartitionRequest {
+            broker_id: 2,
+            broker_epoch: 4_294_967_301,
+            topics: Array::from_slice(&topics),
+            ..AlterPartitionRequest::DEFAULT
+        };
         let view = check(&req, 0, V0);
         spot_check(&view);
         let names: Vec<&str> = view.topics.iter().map(|t| t.topic_name).collect();
         assert_eq!(names, ["foo", "bar"]);
-        let isr: Vec<i32> = view.topics.iter().nth(1).unwrap().partitions.iter().next().unwrap().new_isr.iter().collect();
+        let isr: Vec<i32> = view
+            .topics
+            .iter()
+            .nth(1)
+            .unwrap()
+            .partitions
+            .iter()
+            .next()
+            .unwrap()
+            .new_isr
+            .iter()
+            .collect();
         assert_eq!(isr, [3, 1]);
     }
 
@@ -1023,13 +1094,30 @@ mod alter_partition_request {
     fn v1() {
         let (p1, p2) = parts_isr(1);
         let topics = [
-            TopicData { topic_name: "foo", partitions: Array::from_slice(&p1), ..TopicData::DEFAULT },
-            TopicData { topic_name: "bar", partitions: Array::from_slice(&p2), ..TopicData::DEFAULT },
+            TopicData {
+                topic_name: "foo",
+                partitions: Array::from_slice(&p1),
+                ..TopicData::DEFAULT
+            },
+            TopicData {
+                topic_name: "bar",
+                partitions: Array::from_slice(&p2),
+                ..TopicData::DEFAULT
+            },
         ];
-        let req = AlterPartitionRequest { broker_id: 2, broker_epoch: 4_294_967_301, topics: Array::from_slice(&topics), ..AlterPartitionRequest::DEFAULT };
+        let req = AlterPartitionRequest {
+            broker_id: 2,
+            broker_epoch: 4_294_967_301,
+            topics: Array::from_slice(&topics),
+            ..AlterPartitionRequest::DEFAULT
+        };
         let view = check(&req, 1, V1);
         spot_check(&view);
-        let lrs: Vec<i8> = view.topics.iter().flat_map(|t| t.partitions.iter().map(|p| p.leader_recovery_state)).collect();
+        let lrs: Vec<i8> = view
+            .topics
+            .iter()
+            .flat_map(|t| t.partitions.iter().map(|p| p.leader_recovery_state))
+            .collect();
         assert_eq!(lrs, [1, 1, 1]);
     }
 
@@ -1077,10 +1165,23 @@ mod alter_partition_request {
     fn v2() {
         let (p1, p2) = parts_isr(1);
         let topics = [
-            TopicData { topic_id: ua(), partitions: Array::from_slice(&p1), ..TopicData::DEFAULT },
-            TopicData { topic_id: ub(), partitions: Array::from_slice(&p2), ..TopicData::DEFAULT },
+            TopicData {
+                topic_id: ua(),
+                partitions: Array::from_slice(&p1),
+                ..TopicData::DEFAULT
+            },
+            TopicData {
+                topic_id: ub(),
+                partitions: Array::from_slice(&p2),
+                ..TopicData::DEFAULT
+            },
         ];
-        let req = AlterPartitionRequest { broker_id: 2, broker_epoch: 4_294_967_301, topics: Array::from_slice(&topics), ..AlterPartitionRequest::DEFAULT };
+        let req = AlterPartitionRequest {
+            broker_id: 2,
+            broker_epoch: 4_294_967_301,
+            topics: Array::from_slice(&topics),
+            ..AlterPartitionRequest::DEFAULT
+        };
         let view = check(&req, 2, V2);
         spot_check(&view);
         let ids: Vec<Uuid> = view.topics.iter().map(|t| t.topic_id).collect();
@@ -1142,7 +1243,11 @@ mod alter_partition_request {
 
     #[test]
     fn v3() {
-        let bs = |broker_id, broker_epoch| BrokerState { broker_id, broker_epoch, ..BrokerState::DEFAULT };
+        let bs = |broker_id, broker_epoch| BrokerState {
+            broker_id,
+            broker_epoch,
+            ..BrokerState::DEFAULT
+        };
         let e1 = [bs(1, 101), bs(2, 102)];
         let e2 = [bs(2, 102), bs(3, 103)];
         let e3 = [bs(3, 103), bs(1, 101)];
@@ -1157,14 +1262,31 @@ mod alter_partition_request {
         let p1 = [p(1, 5, Array::from_slice(&e1), 9), p(2, 6, Array::from_slice(&e2), 10)];
         let p2 = [p(3, 7, Array::from_slice(&e3), 11)];
         let topics = [
-            TopicData { topic_id: ua(), partitions: Array::from_slice(&p1), ..TopicData::DEFAULT },
-            TopicData { topic_id: ub(), partitions: Array::from_slice(&p2), ..TopicData::DEFAULT },
+            TopicData {
+                topic_id: ua(),
+                partitions: Array::from_slice(&p1),
+                ..TopicData::DEFAULT
+            },
+            TopicData {
+                topic_id: ub(),
+                partitions: Array::from_slice(&p2),
+                ..TopicData::DEFAULT
+            },
         ];
-        let req = AlterPartitionRequest { broker_id: 2, broker_epoch: 4_294_967_301, topics: Array::from_slice(&topics), ..AlterPartitionRequest::DEFAULT };
+        let req = AlterPartitionRequest {
+            broker_id: 2,
+            broker_epoch: 4_294_967_301,
+            topics: Array::from_slice(&topics),
+            ..AlterPartitionRequest::DEFAULT
+        };
         let view = check(&req, 3, V3);
         spot_check(&view);
         let first = view.topics.iter().next().unwrap().partitions.iter().nth(1).unwrap();
-        let epochs: Vec<(i32, i64)> = first.new_isr_with_epochs.iter().map(|b| (b.broker_id, b.broker_epoch)).collect();
+        let epochs: Vec<(i32, i64)> = first
+            .new_isr_with_epochs
+            .iter()
+            .map(|b| (b.broker_id, b.broker_epoch))
+            .collect();
         assert_eq!(epochs, [(2, 102), (3, 103)]);
         assert!(first.new_isr.is_empty());
     }
@@ -1196,11 +1318,19 @@ mod alter_partition_response {
             partition_epoch: pe,
             ..PartitionData::DEFAULT
         };
-        ([p(1, 9, 1, 5, &ISR_1, 9), p(2, 6, 2, 6, &ISR_2, 10)], [p(3, 7, 3, 7, &ISR_3, 11)])
+        (
+            [p(1, 9, 1, 5, &ISR_1, 9), p(2, 6, 2, 6, &ISR_2, 10)],
+            [p(3, 7, 3, 7, &ISR_3, 11)],
+        )
     }
 
     fn build<'a>(topics: &'a [TopicData<'a>]) -> AlterPartitionResponse<'a> {
-        AlterPartitionResponse { throttle_time_ms: 50, error_code: 41, topics: Array::from_slice(topics), ..AlterPartitionResponse::DEFAULT }
+        AlterPartitionResponse {
+            throttle_time_ms: 50,
+            error_code: 41,
+            topics: Array::from_slice(topics),
+            ..AlterPartitionResponse::DEFAULT
+        }
     }
 
     fn spot_check(view: &AlterPartitionResponse<'_>) {
@@ -1210,11 +1340,24 @@ mod alter_partition_response {
             .topics
             .iter()
             .flat_map(|t| t.partitions.iter())
-            .map(|p| (p.partition_index, p.error_code, p.leader_id, p.leader_epoch, p.isr.iter().collect(), p.partition_epoch))
+            .map(|p| {
+                (
+                    p.partition_index,
+                    p.error_code,
+                    p.leader_id,
+                    p.leader_epoch,
+                    p.isr.iter().collect(),
+                    p.partition_epoch,
+                )
+            })
             .collect();
         assert_eq!(
             ps,
-            [(1, 9, 1, 5, vec![1, 2], 9), (2, 6, 2, 6, vec![2, 3], 10), (3, 7, 3, 7, vec![3, 1], 11)]
+            [
+                (1, 9, 1, 5, vec![1, 2], 9),
+                (2, 6, 2, 6, vec![2, 3], 10),
+                (3, 7, 3, 7, vec![3, 1], 11)
+            ]
         );
     }
 
@@ -1263,8 +1406,16 @@ mod alter_partition_response {
     fn v0() {
         let (p1, p2) = parts(0);
         let topics = [
-            TopicData { topic_name: "foo", partitions: Array::from_slice(&p1), ..TopicData::DEFAULT },
-            TopicData { topic_name: "bar", partitions: Array::from_slice(&p2), ..TopicData::DEFAULT },
+            TopicData {
+                topic_name: "foo",
+                partitions: Array::from_slice(&p1),
+                ..TopicData::DEFAULT
+            },
+            TopicData {
+                topic_name: "bar",
+                partitions: Array::from_slice(&p2),
+                ..TopicData::DEFAULT
+            },
         ];
         let resp = build(&topics);
         let view = check(&resp, 0, V0);
@@ -1321,13 +1472,25 @@ mod alter_partition_response {
     fn v1() {
         let (p1, p2) = parts(1);
         let topics = [
-            TopicData { topic_name: "foo", partitions: Array::from_slice(&p1), ..TopicData::DEFAULT },
-            TopicData { topic_name: "bar", partitions: Array::from_slice(&p2), ..TopicData::DEFAULT },
+            TopicData {
+                topic_name: "foo",
+                partitions: Array::from_slice(&p1),
+                ..TopicData::DEFAULT
+            },
+            TopicData {
+                topic_name: "bar",
+                partitions: Array::from_slice(&p2),
+                ..TopicData::DEFAULT
+            },
         ];
         let resp = build(&topics);
         let view = check(&resp, 1, V1);
         spot_check(&view);
-        assert!(view.topics.iter().flat_map(|t| t.partitions.iter()).all(|p| p.leader_recovery_state == 1));
+        assert!(view
+            .topics
+            .iter()
+            .flat_map(|t| t.partitions.iter())
+            .all(|p| p.leader_recovery_state == 1));
     }
 
     #[rustfmt::skip]
@@ -1378,8 +1541,16 @@ mod alter_partition_response {
 
     fn by_id<'a>(p1: &'a [PartitionData<'a>], p2: &'a [PartitionData<'a>]) -> [TopicData<'a>; 2] {
         [
-            TopicData { topic_id: ua(), partitions: Array::from_slice(p1), ..TopicData::DEFAULT },
-            TopicData { topic_id: ub(), partitions: Array::from_slice(p2), ..TopicData::DEFAULT },
+            TopicData {
+                topic_id: ua(),
+                partitions: Array::from_slice(p1),
+                ..TopicData::DEFAULT
+            },
+            TopicData {
+                topic_id: ub(),
+                partitions: Array::from_slice(p2),
+                ..TopicData::DEFAULT
+            },
         ]
     }
 
@@ -1456,11 +1627,18 @@ mod describe_mirrors_request {
 
     #[test]
     fn v0_null_and_empty_mirror_names() {
-        let req = DescribeMirrorsRequest { mirror_names: None, include_authorized_operations: true, ..DescribeMirrorsRequest::DEFAULT };
+        let req = DescribeMirrorsRequest {
+            mirror_names: None,
+            include_authorized_operations: true,
+            ..DescribeMirrorsRequest::DEFAULT
+        };
         let view = check(&req, 0, V0_NULL);
         assert!(view.mirror_names.is_none());
 
-        let req = DescribeMirrorsRequest { mirror_names: Some(Array::EMPTY), ..DescribeMirrorsRequest::DEFAULT };
+        let req = DescribeMirrorsRequest {
+            mirror_names: Some(Array::EMPTY),
+            ..DescribeMirrorsRequest::DEFAULT
+        };
         let view = check(&req, 0, V0_EMPTY);
         assert_eq!(view.mirror_names.map(|a| a.len()), Some(0));
         assert!(!view.include_authorized_operations);
@@ -1542,8 +1720,16 @@ mod describe_mirrors_response {
             },
         ];
         let topics = [
-            TopicPartitions { topic_name: "t1", partitions: Array::from_slice(&parts), ..TopicPartitions::DEFAULT },
-            TopicPartitions { topic_name: "t2", partitions: Array::EMPTY, ..TopicPartitions::DEFAULT },
+            TopicPartitions {
+                topic_name: "t1",
+                partitions: Array::from_slice(&parts),
+                ..TopicPartitions::DEFAULT
+            },
+            TopicPartitions {
+                topic_name: "t2",
+                partitions: Array::EMPTY,
+                ..TopicPartitions::DEFAULT
+            },
         ];
         let mirrors = [
             DescribedMirror {
@@ -1553,7 +1739,12 @@ mod describe_mirrors_response {
                 topics: Array::from_slice(&topics),
                 ..DescribedMirror::DEFAULT
             },
-            DescribedMirror { error_code: 3, mirror_name: "mirror-2", authorized_operations: 8, ..DescribedMirror::DEFAULT },
+            DescribedMirror {
+                error_code: 3,
+                mirror_name: "mirror-2",
+                authorized_operations: 8,
+                ..DescribedMirror::DEFAULT
+            },
         ];
         let resp = DescribeMirrorsResponse {
             throttle_time_ms: 100,
@@ -1575,9 +1766,24 @@ mod describe_mirrors_response {
             .unwrap()
             .partitions
             .iter()
-            .map(|p| (p.partition_index, p.source_offset, p.destination_offset, p.lag, p.state, p.last_mirror_epoch))
+            .map(|p| {
+                (
+                    p.partition_index,
+                    p.source_offset,
+                    p.destination_offset,
+                    p.lag,
+                    p.state,
+                    p.last_mirror_epoch,
+                )
+            })
             .collect();
-        assert_eq!(p, [(1, 1000, 990, 10, "active", 3), (2, 4_294_967_296, 4_294_967_000, 296, "paused", 4)]);
+        assert_eq!(
+            p,
+            [
+                (1, 1000, 990, 10, "active", 3),
+                (2, 4_294_967_296, 4_294_967_000, 296, "paused", 4)
+            ]
+        );
         assert!(m1.topics.iter().nth(1).unwrap().partitions.is_empty());
     }
 
@@ -1592,7 +1798,10 @@ mod describe_mirrors_response {
 
     #[test]
     fn v0_null_error_message() {
-        let resp = DescribeMirrorsResponse { throttle_time_ms: 5, ..DescribeMirrorsResponse::DEFAULT };
+        let resp = DescribeMirrorsResponse {
+            throttle_time_ms: 5,
+            ..DescribeMirrorsResponse::DEFAULT
+        };
         let view = check(&resp, 0, V0_NULL);
         assert_eq!(view.error_message, None);
         assert!(view.mirrors.is_empty());
@@ -1633,19 +1842,38 @@ mod bump_leader_epochs_request {
 
     #[test]
     fn v0() {
-        let les = |partition_index, min_leader_epoch| LeaderEpochState { partition_index, min_leader_epoch, ..LeaderEpochState::DEFAULT };
+        let les = |partition_index, min_leader_epoch| LeaderEpochState {
+            partition_index,
+            min_leader_epoch,
+            ..LeaderEpochState::DEFAULT
+        };
         let p1 = [les(1, 5), les(2, 65536)];
         let p2 = [les(3, 7)];
         let topics = [
-            TopicState { topic_id: ua(), partitions: Array::from_slice(&p1), ..TopicState::DEFAULT },
-            TopicState { topic_id: ub(), partitions: Array::from_slice(&p2), ..TopicState::DEFAULT },
+            TopicState {
+                topic_id: ua(),
+                partitions: Array::from_slice(&p1),
+                ..TopicState::DEFAULT
+            },
+            TopicState {
+                topic_id: ub(),
+                partitions: Array::from_slice(&p2),
+                ..TopicState::DEFAULT
+            },
         ];
-        let req = BumpLeaderEpochsRequest { topics: Array::from_slice(&topics), ..BumpLeaderEpochsRequest::DEFAULT };
+        let req = BumpLeaderEpochsRequest {
+            topics: Array::from_slice(&topics),
+            ..BumpLeaderEpochsRequest::DEFAULT
+        };
         let view = check(&req, 0, V0);
         let all: Vec<(Uuid, i32, i32)> = view
             .topics
             .iter()
-            .flat_map(|t| t.partitions.iter().map(move |p| (t.topic_id, p.partition_index, p.min_leader_epoch)))
+            .flat_map(|t| {
+                t.partitions
+                    .iter()
+                    .map(move |p| (t.topic_id, p.partition_index, p.min_leader_epoch))
+            })
             .collect();
         assert_eq!(all, [(ua(), 1, 5), (ua(), 2, 65536), (ub(), 3, 7)]);
     }
@@ -1658,7 +1886,9 @@ mod bump_leader_epochs_request {
 
 mod bump_leader_epochs_response {
     use super::*;
-    use kafka_wire::messages::bump_leader_epochs_response::{BumpLeaderEpochsResponse, PartitionDetail, TopicPartitions};
+    use kafka_wire::messages::bump_leader_epochs_response::{
+        BumpLeaderEpochsResponse, PartitionDetail, TopicPartitions,
+    };
 
     #[rustfmt::skip]
     const V0: &[u8] = &[
@@ -1685,12 +1915,24 @@ mod bump_leader_epochs_response {
 
     #[test]
     fn v0() {
-        let pd = |partition_index, error_code| PartitionDetail { partition_index, error_code, ..PartitionDetail::DEFAULT };
+        let pd = |partition_index, error_code| PartitionDetail {
+            partition_index,
+            error_code,
+            ..PartitionDetail::DEFAULT
+        };
         let p1 = [pd(1, 6), pd(2, 75)];
         let p2 = [pd(3, 3)];
         let topics = [
-            TopicPartitions { topic_name: "t1", partitions: Array::from_slice(&p1), ..TopicPartitions::DEFAULT },
-            TopicPartitions { topic_name: "t2", partitions: Array::from_slice(&p2), ..TopicPartitions::DEFAULT },
+            TopicPartitions {
+                topic_name: "t1",
+                partitions: Array::from_slice(&p1),
+                ..TopicPartitions::DEFAULT
+            },
+            TopicPartitions {
+                topic_name: "t2",
+                partitions: Array::from_slice(&p2),
+                ..TopicPartitions::DEFAULT
+            },
         ];
         let resp = BumpLeaderEpochsResponse {
             throttle_time_ms: 25,
@@ -1703,7 +1945,11 @@ mod bump_leader_epochs_response {
         let all: Vec<(&str, i32, i16)> = view
             .topics
             .iter()
-            .flat_map(|t| t.partitions.iter().map(move |p| (t.topic_name, p.partition_index, p.error_code)))
+            .flat_map(|t| {
+                t.partitions
+                    .iter()
+                    .map(move |p| (t.topic_name, p.partition_index, p.error_code))
+            })
             .collect();
         assert_eq!(all, [("t1", 1, 6), ("t1", 2, 75), ("t2", 3, 3)]);
     }
@@ -1749,16 +1995,39 @@ mod read_mirror_states_request {
 
     #[test]
     fn v0() {
-        let raw_p = [RawTaggedField { tag: 200, data: &[0xab, 0xcd] }];
-        let raw_top = [RawTaggedField { tag: 1, data: &[0x2a] }, RawTaggedField { tag: 300, data: &[] }];
-        let p1 = [
-            PartitionData { partition_index: 1, ..PartitionData::DEFAULT },
-            PartitionData { partition_index: 2, unknown_tagged_fields: TaggedFields::from_slice(&raw_p) },
+        let raw_p = [RawTaggedField {
+            tag: 200,
+            data: &[0xab, 0xcd],
+        }];
+        let raw_top = [
+            RawTaggedField { tag: 1, data: &[0x2a] },
+            RawTaggedField { tag: 300, data: &[] },
         ];
-        let p2 = [PartitionData { partition_index: 3, ..PartitionData::DEFAULT }];
+        let p1 = [
+            PartitionData {
+                partition_index: 1,
+                ..PartitionData::DEFAULT
+            },
+            PartitionData {
+                partition_index: 2,
+                unknown_tagged_fields: TaggedFields::from_slice(&raw_p),
+            },
+        ];
+        let p2 = [PartitionData {
+            partition_index: 3,
+            ..PartitionData::DEFAULT
+        }];
         let topics = [
-            TopicData { name: "t1", partitions: Array::from_slice(&p1), ..TopicData::DEFAULT },
-            TopicData { name: "t2", partitions: Array::from_slice(&p2), ..TopicData::DEFAULT },
+            TopicData {
+                name: "t1",
+                partitions: Array::from_slice(&p1),
+                ..TopicData::DEFAULT
+            },
+            TopicData {
+                name: "t2",
+                partitions: Array::from_slice(&p2),
+                ..TopicData::DEFAULT
+            },
         ];
         let req = ReadMirrorStatesRequest {
             mirror_name: "m1",
@@ -1833,8 +2102,16 @@ mod read_mirror_states_response {
         let p1 = [pr(1, 4, 2, 6), pr(2, 16_909_060, -1, 100)];
         let p2 = [pr(3, 5, 1, 3)];
         let topics = [
-            TopicResult { name: "t1", partitions: Array::from_slice(&p1), ..TopicResult::DEFAULT },
-            TopicResult { name: "t2", partitions: Array::from_slice(&p2), ..TopicResult::DEFAULT },
+            TopicResult {
+                name: "t1",
+                partitions: Array::from_slice(&p1),
+                ..TopicResult::DEFAULT
+            },
+            TopicResult {
+                name: "t2",
+                partitions: Array::from_slice(&p2),
+                ..TopicResult::DEFAULT
+            },
         ];
         let resp = ReadMirrorStatesResponse {
             throttle_time_ms: 10,
@@ -1848,9 +2125,16 @@ mod read_mirror_states_response {
         let all: Vec<(&str, i32, i32, i8, i16)> = view
             .topics
             .iter()
-            .flat_map(|t| t.partitions.iter().map(move |p| (t.name, p.partition_index, p.last_mirror_epoch, p.state, p.error_code)))
+            .flat_map(|t| {
+                t.partitions
+                    .iter()
+                    .map(move |p| (t.name, p.partition_index, p.last_mirror_epoch, p.state, p.error_code))
+            })
             .collect();
-        assert_eq!(all, [("t1", 1, 4, 2, 6), ("t1", 2, 16_909_060, -1, 100), ("t2", 3, 5, 1, 3)]);
+        assert_eq!(
+            all,
+            [("t1", 1, 4, 2, 6), ("t1", 2, 16_909_060, -1, 100), ("t2", 3, 5, 1, 3)]
+        );
     }
 
     #[rustfmt::skip]

@@ -14,7 +14,9 @@ use kafka_wire::records::{
     crc32_ieee, crc32c, Attributes, Batch, BatchBuilder, BatchRecords, Batches, Compression, ControlRecordType,
     ControlValue, NewHeader, NewRecord, Record, RecordBatch, Records, TimestampType,
 };
-use kafka_wire::{Array, DecodeError, DecodeErrorKind, EncodeErrorKind, Message, MetadataRecord, MetadataRecordType, Uuid};
+use kafka_wire::{
+    Array, DecodeError, DecodeErrorKind, EncodeErrorKind, Message, MetadataRecord, MetadataRecordType, Uuid,
+};
 
 const T0: i64 = 1_700_000_000_000; // 0x0000018BCFE56800
 
@@ -146,7 +148,9 @@ const GOLDEN_LEGACY: &[u8] = &[
 
 fn only_v2(bytes: &[u8]) -> RecordBatch<'_> {
     let mut it = Batches::strict(bytes);
-    let Some(Ok(Batch::V2(b))) = it.next() else { panic!("expected one magic 2 batch") };
+    let Some(Ok(Batch::V2(b))) = it.next() else {
+        panic!("expected one magic 2 batch")
+    };
     assert!(it.next().is_none());
     b
 }
@@ -154,15 +158,29 @@ fn only_v2(bytes: &[u8]) -> RecordBatch<'_> {
 fn build(b: &BatchBuilder<'_>) -> Vec<u8> {
     let n = b.encoded_len().expect("encoded_len");
     let mut out = vec![0u8; n];
-    assert_eq!(b.encode_to_slice(&mut out).expect("encode"), n, "encoded_len must equal the bytes written");
+    assert_eq!(
+        b.encode_to_slice(&mut out).expect("encode"),
+        n,
+        "encoded_len must equal the bytes written"
+    );
     out
 }
 
 /// Rebuilds a batch from its parsed view through the builder.
 fn rebuild(b: &RecordBatch<'_>) -> Vec<u8> {
     let recs: Vec<Record<'_>> = b.records().expect("uncompressed").iter().collect();
-    let headers: Vec<Vec<NewHeader<'_>>> =
-        recs.iter().map(|r| r.headers.iter().map(|h| NewHeader { key: h.key, value: h.value }).collect()).collect();
+    let headers: Vec<Vec<NewHeader<'_>>> = recs
+        .iter()
+        .map(|r| {
+            r.headers
+                .iter()
+                .map(|h| NewHeader {
+                    key: h.key,
+                    value: h.value,
+                })
+                .collect()
+        })
+        .collect();
     let new: Vec<NewRecord<'_>> = recs
         .iter()
         .zip(&headers)
@@ -221,7 +239,10 @@ fn golden_plain_batch_every_header_field() {
     assert_eq!(b.next_offset(), 19);
     assert_eq!(b.base_timestamp, T0);
     assert_eq!(b.max_timestamp, T0 + 7);
-    assert_eq!((b.producer_id, b.producer_epoch, b.base_sequence, b.last_sequence()), (-1, -1, -1, -1));
+    assert_eq!(
+        (b.producer_id, b.producer_epoch, b.base_sequence, b.last_sequence()),
+        (-1, -1, -1, -1)
+    );
     assert_eq!(b.record_count, 3);
     assert_eq!(b.position(), 0);
     assert_eq!(b.bytes(), GOLDEN_PLAIN);
@@ -238,7 +259,10 @@ fn golden_plain_batch_records_and_headers() {
     assert_eq!(records.iter().len(), 3, "ExactSizeIterator");
 
     let r0 = &rs[0];
-    assert_eq!((r0.length, r0.attributes, r0.timestamp_delta, r0.offset_delta), (23, 0, 0, 0));
+    assert_eq!(
+        (r0.length, r0.attributes, r0.timestamp_delta, r0.offset_delta),
+        (23, 0, 0, 0)
+    );
     assert_eq!(r0.key, Some(&b"k0"[..]));
     assert_eq!(r0.value, Some(&b"hello"[..]));
     assert_eq!(r0.position, 61);
@@ -250,7 +274,10 @@ fn golden_plain_batch_records_and_headers() {
     assert_eq!((b.offset_of(r0), b.timestamp_of(r0)), (16, T0));
 
     let r1 = &rs[1];
-    assert_eq!((r1.timestamp_delta, r1.offset_delta, r1.key, r1.value), (7, 1, None, None));
+    assert_eq!(
+        (r1.timestamp_delta, r1.offset_delta, r1.key, r1.value),
+        (7, 1, None, None)
+    );
     assert!(r1.headers.is_empty());
     assert_eq!((b.offset_of(r1), b.timestamp_of(r1)), (17, T0 + 7));
     assert_eq!(r1.position, 85);
@@ -275,9 +302,25 @@ fn builder_computes_deltas_and_timestamps_and_writes_the_golden_bytes() {
     let h = [NewHeader::new("h1", Some(b"v1")), NewHeader::new("h2", None)];
     let h2 = [NewHeader::new("", Some(b""))];
     let recs = [
-        NewRecord { key: Some(b"k0"), value: Some(b"hello"), headers: &h, ..NewRecord::DEFAULT },
-        NewRecord { timestamp_delta: 7, offset_delta: 1, ..NewRecord::DEFAULT },
-        NewRecord { timestamp_delta: 3, offset_delta: 2, key: Some(b""), value: Some(b"x"), headers: &h2, ..NewRecord::DEFAULT },
+        NewRecord {
+            key: Some(b"k0"),
+            value: Some(b"hello"),
+            headers: &h,
+            ..NewRecord::DEFAULT
+        },
+        NewRecord {
+            timestamp_delta: 7,
+            offset_delta: 1,
+            ..NewRecord::DEFAULT
+        },
+        NewRecord {
+            timestamp_delta: 3,
+            offset_delta: 2,
+            key: Some(b""),
+            value: Some(b"x"),
+            headers: &h2,
+            ..NewRecord::DEFAULT
+        },
     ];
     let builder = BatchBuilder {
         base_offset: 16,
@@ -298,23 +341,53 @@ fn builder_computes_deltas_and_timestamps_and_writes_the_golden_bytes() {
     // A buffer one byte short is an error before anything is written.
     let mut short = vec![0xaa; GOLDEN_PLAIN.len() - 1];
     let e = builder.encode_to_slice(&mut short).unwrap_err();
-    assert_eq!(e.kind(), EncodeErrorKind::BufferTooShort { needed: GOLDEN_PLAIN.len() });
+    assert_eq!(
+        e.kind(),
+        EncodeErrorKind::BufferTooShort {
+            needed: GOLDEN_PLAIN.len()
+        }
+    );
     assert_eq!(e.message(), "RecordBatch");
     assert!(short.iter().all(|&x| x == 0xaa));
 
     // The codec bits of the attributes are ignored for plain records.
-    let gz = BatchBuilder { attributes: Attributes::NONE.with_compression(Compression::Gzip), ..builder };
+    let gz = BatchBuilder {
+        attributes: Attributes::NONE.with_compression(Compression::Gzip),
+        ..builder
+    };
     assert_eq!(build(&gz), GOLDEN_PLAIN);
 }
 
 #[test]
 fn builder_round_trips_varied_records() {
     let big = vec![7u8; 300]; // two-byte varint lengths
-    let hdrs = [NewHeader::new("a", None), NewHeader::new("bb", Some(&big[..200])), NewHeader::new("ccc", Some(b""))];
+    let hdrs = [
+        NewHeader::new("a", None),
+        NewHeader::new("bb", Some(&big[..200])),
+        NewHeader::new("ccc", Some(b"")),
+    ];
     let recs = [
-        NewRecord { timestamp_delta: -5, offset_delta: 0, key: None, value: Some(&big), headers: &hdrs, ..NewRecord::DEFAULT },
-        NewRecord { timestamp_delta: i64::MAX / 2, offset_delta: 3, key: Some(&big[..129]), value: None, ..NewRecord::DEFAULT },
-        NewRecord { timestamp_delta: 0, offset_delta: 70_000, attributes: 0, ..NewRecord::DEFAULT },
+        NewRecord {
+            timestamp_delta: -5,
+            offset_delta: 0,
+            key: None,
+            value: Some(&big),
+            headers: &hdrs,
+            ..NewRecord::DEFAULT
+        },
+        NewRecord {
+            timestamp_delta: i64::MAX / 2,
+            offset_delta: 3,
+            key: Some(&big[..129]),
+            value: None,
+            ..NewRecord::DEFAULT
+        },
+        NewRecord {
+            timestamp_delta: 0,
+            offset_delta: 70_000,
+            attributes: 0,
+            ..NewRecord::DEFAULT
+        },
     ];
     let attrs = Attributes::NONE
         .with_timestamp_type(TimestampType::LogAppendTime)
@@ -344,7 +417,11 @@ fn builder_round_trips_varied_records() {
     assert_eq!(rs.len(), 3);
     assert_eq!(rs[0].value, Some(&big[..]));
     assert_eq!(rs[0].timestamp_delta, -5);
-    assert_eq!(b.timestamp_of(&rs[0]), 99, "LogAppendTime: every record has the max timestamp");
+    assert_eq!(
+        b.timestamp_of(&rs[0]),
+        99,
+        "LogAppendTime: every record has the max timestamp"
+    );
     let hs: Vec<_> = rs[0].headers.iter().collect();
     assert_eq!(hs.len(), 3);
     assert_eq!(hs[1].value, Some(&big[..200]));
@@ -354,7 +431,10 @@ fn builder_round_trips_varied_records() {
     assert_eq!(rebuild(&b), bytes);
 
     // An empty batch.
-    let empty = build(&BatchBuilder { base_offset: 5, ..BatchBuilder::DEFAULT });
+    let empty = build(&BatchBuilder {
+        base_offset: 5,
+        ..BatchBuilder::DEFAULT
+    });
     assert_eq!(empty.len(), 61);
     let e = only_v2(&empty);
     assert_eq!((e.record_count, e.records().unwrap().len()), (0, 0));
@@ -366,10 +446,15 @@ fn transactional_batch_and_commit_marker() {
     log.extend_from_slice(GOLDEN_COMMIT);
     let items: Vec<Batch<'_>> = Batches::strict(&log).collect::<Result<_, _>>().unwrap();
     assert_eq!(items.len(), 2);
-    let (Batch::V2(data), Batch::V2(marker)) = (items[0], items[1]) else { panic!() };
+    let (Batch::V2(data), Batch::V2(marker)) = (items[0], items[1]) else {
+        panic!()
+    };
 
     assert!(data.is_transactional() && !data.is_control());
-    assert_eq!((data.producer_id, data.producer_epoch, data.base_sequence), (4000, 2, 0));
+    assert_eq!(
+        (data.producer_id, data.producer_epoch, data.base_sequence),
+        (4000, 2, 0)
+    );
     let r = data.records().unwrap().iter().next().unwrap();
     assert_eq!((r.key, r.value), (Some(&b"a"[..]), Some(&b"v1"[..])));
     assert!(r.control().is_err(), "a one-byte key is not a control record key");
@@ -386,8 +471,16 @@ fn transactional_batch_and_commit_marker() {
     assert_eq!(c.record_type, ControlRecordType::Commit);
     assert_eq!(c.record_type.name(), "COMMIT");
     assert_eq!(c.version, 0);
-    let ControlValue::EndTxn(m) = c.value else { panic!("{:?}", c.value) };
-    assert_eq!(m, EndTxnMarker { coordinator_epoch: 7, ..EndTxnMarker::DEFAULT });
+    let ControlValue::EndTxn(m) = c.value else {
+        panic!("{:?}", c.value)
+    };
+    assert_eq!(
+        m,
+        EndTxnMarker {
+            coordinator_epoch: 7,
+            ..EndTxnMarker::DEFAULT
+        }
+    );
     assert_eq!(c.value_bytes, &[0, 0, 0, 7]);
     assert_eq!(c.value.schema().unwrap().name, "EndTxnMarker");
 }
@@ -399,19 +492,27 @@ fn raft_control_records_by_hand() {
     let cs: Vec<_> = b.records().unwrap().control().unwrap().collect();
     assert_eq!(cs.len(), 2);
     assert_eq!(cs[0].1.record_type, ControlRecordType::LeaderChange);
-    let ControlValue::LeaderChange(lc) = cs[0].1.value else { panic!() };
+    let ControlValue::LeaderChange(lc) = cs[0].1.value else {
+        panic!()
+    };
     assert_eq!((lc.version, lc.leader_id), (0, 1));
     assert_eq!(lc.voters.iter().map(|v| v.voter_id).collect::<Vec<_>>(), [1]);
     assert_eq!(lc.granting_voters.iter().map(|v| v.voter_id).collect::<Vec<_>>(), [1]);
     assert_eq!(cs[1].1.record_type, ControlRecordType::SnapshotHeader);
-    let ControlValue::SnapshotHeader(sh) = cs[1].1.value else { panic!() };
+    let ControlValue::SnapshotHeader(sh) = cs[1].1.value else {
+        panic!()
+    };
     assert_eq!(sh.last_contained_log_timestamp, T0);
     assert_eq!(b.offset_of(&cs[1].0), 1);
 }
 
 fn control_record<'a>(ty: i16, value: &'a [u8], key: &'a mut [u8; 4]) -> NewRecord<'a> {
     key[2..].copy_from_slice(&ty.to_be_bytes());
-    NewRecord { key: Some(&key[..]), value: Some(value), ..NewRecord::DEFAULT }
+    NewRecord {
+        key: Some(&key[..]),
+        value: Some(value),
+        ..NewRecord::DEFAULT
+    }
 }
 
 #[test]
@@ -421,19 +522,41 @@ fn raft_control_records_through_the_generated_encoders() {
         let n = m.encode_to_slice(&mut buf, 0).unwrap();
         buf[..n].to_vec()
     }
-    let voters = [Voter { voter_id: 3, voter_directory_id: Uuid::from_u128(77), ..Voter::DEFAULT }];
-    let lvoters = [LeaderVoter { voter_id: 3, ..LeaderVoter::DEFAULT }];
-    let lc = enc(&LeaderChangeMessage { leader_id: 3, voters: Array::from_slice(&lvoters), ..LeaderChangeMessage::DEFAULT });
-    let kv = enc(&KRaftVersionRecord { k_raft_version: 1, ..KRaftVersionRecord::DEFAULT });
-    let vr = enc(&VotersRecord { voters: Array::from_slice(&voters), ..VotersRecord::DEFAULT });
+    let voters = [Voter {
+        voter_id: 3,
+        voter_directory_id: Uuid::from_u128(77),
+        ..Voter::DEFAULT
+    }];
+    let lvoters = [LeaderVoter {
+        voter_id: 3,
+        ..LeaderVoter::DEFAULT
+    }];
+    let lc = enc(&LeaderChangeMessage {
+        leader_id: 3,
+        voters: Array::from_slice(&lvoters),
+        ..LeaderChangeMessage::DEFAULT
+    });
+    let kv = enc(&KRaftVersionRecord {
+        k_raft_version: 1,
+        ..KRaftVersionRecord::DEFAULT
+    });
+    let vr = enc(&VotersRecord {
+        voters: Array::from_slice(&voters),
+        ..VotersRecord::DEFAULT
+    });
     let sf = enc(&SnapshotFooterRecord::DEFAULT);
-    let sh = enc(&SnapshotHeaderRecord { last_contained_log_timestamp: 5, ..SnapshotHeaderRecord::DEFAULT });
+    let sh = enc(&SnapshotHeaderRecord {
+        last_contained_log_timestamp: 5,
+        ..SnapshotHeaderRecord::DEFAULT
+    });
     // An ABORT marker, version-prefixed; and a marker written at a future version 3 with an
     // extra field, read at version 0 as Kafka does.
     let abort = [0u8, 0, 0, 0, 0, 9];
     let future = [0u8, 3, 0, 0, 0, 11, 0xee, 0xee];
     let unknown = [1u8, 2, 3];
-    let (mut k0, mut k1, mut k2, mut k3, mut k4, mut k5, mut k6, mut k7, mut k8) = ([0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4]);
+    let (mut k0, mut k1, mut k2, mut k3, mut k4, mut k5, mut k6, mut k7, mut k8) = (
+        [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4], [0u8; 4],
+    );
     let mut recs = vec![
         control_record(3, &sh, &mut k0),
         control_record(2, &lc, &mut k1),
@@ -446,7 +569,11 @@ fn raft_control_records_through_the_generated_encoders() {
     ];
     k8[1] = 1; // key version 1: read as version 0
     k8[3] = 1;
-    recs.push(NewRecord { key: Some(&k8), value: Some(&abort), ..NewRecord::DEFAULT });
+    recs.push(NewRecord {
+        key: Some(&k8),
+        value: Some(&abort),
+        ..NewRecord::DEFAULT
+    });
     for (i, r) in recs.iter_mut().enumerate() {
         r.offset_delta = i as i32;
     }
@@ -461,13 +588,29 @@ fn raft_control_records_through_the_generated_encoders() {
     let types: Vec<&str> = cs.iter().map(|c| c.record_type.name()).collect();
     assert_eq!(
         types,
-        ["SNAPSHOT_HEADER", "LEADER_CHANGE", "KRAFT_VERSION", "KRAFT_VOTERS", "SNAPSHOT_FOOTER", "ABORT", "COMMIT", "UNKNOWN", "COMMIT"]
+        [
+            "SNAPSHOT_HEADER",
+            "LEADER_CHANGE",
+            "KRAFT_VERSION",
+            "KRAFT_VOTERS",
+            "SNAPSHOT_FOOTER",
+            "ABORT",
+            "COMMIT",
+            "UNKNOWN",
+            "COMMIT"
+        ]
     );
-    let ControlValue::SnapshotHeader(x) = cs[0].value else { panic!() };
+    let ControlValue::SnapshotHeader(x) = cs[0].value else {
+        panic!()
+    };
     assert_eq!(x.last_contained_log_timestamp, 5);
-    let ControlValue::LeaderChange(x) = cs[1].value else { panic!() };
+    let ControlValue::LeaderChange(x) = cs[1].value else {
+        panic!()
+    };
     assert_eq!(x.leader_id, 3);
-    let ControlValue::KRaftVersion(x) = cs[2].value else { panic!() };
+    let ControlValue::KRaftVersion(x) = cs[2].value else {
+        panic!()
+    };
     assert_eq!(x.k_raft_version, 1);
     let ControlValue::Voters(x) = cs[3].value else { panic!() };
     let v = x.voters.iter().next().unwrap();
@@ -476,9 +619,15 @@ fn raft_control_records_through_the_generated_encoders() {
     let ControlValue::EndTxn(x) = cs[5].value else { panic!() };
     assert_eq!((cs[5].record_type, x.coordinator_epoch), (ControlRecordType::Abort, 9));
     let ControlValue::EndTxn(x) = cs[6].value else { panic!() };
-    assert_eq!((cs[6].version, x.coordinator_epoch, cs[6].value_bytes), (0, 11, &[0u8, 0, 0, 11][..]));
+    assert_eq!(
+        (cs[6].version, x.coordinator_epoch, cs[6].value_bytes),
+        (0, 11, &[0u8, 0, 0, 11][..])
+    );
     assert_eq!(cs[7].record_type, ControlRecordType::Unknown(99));
-    assert_eq!((cs[7].version, cs[7].value, cs[7].value_bytes), (-1, ControlValue::Unknown, &unknown[..]));
+    assert_eq!(
+        (cs[7].version, cs[7].value, cs[7].value_bytes),
+        (-1, ControlValue::Unknown, &unknown[..])
+    );
     assert_eq!(cs[8].key_version, 1);
     // Each value's bytes are exactly the struct the schema describes.
     assert_eq!(cs[3].value_bytes, &vr[..]);
@@ -491,14 +640,50 @@ fn bad_control_records_are_typed_errors_with_absolute_offsets() {
     let neg_marker = [0xffu8, 0xff, 0, 0, 0, 1];
     let key_commit = [0u8, 0, 0, 1];
     let cases: [(NewRecord<'_>, DecodeErrorKind, &str); 4] = [
-        (NewRecord { key: Some(&short_key), value: Some(b"x"), ..NewRecord::DEFAULT }, DecodeErrorKind::UnexpectedEof { needed: 1 }, "key"),
-        (NewRecord { key: None, value: Some(b"x"), ..NewRecord::DEFAULT }, DecodeErrorKind::NullNotAllowed, "key"),
-        (NewRecord { key: Some(&key_commit), value: None, ..NewRecord::DEFAULT }, DecodeErrorKind::NullNotAllowed, "value"),
-        (NewRecord { key: Some(&key_commit), value: Some(&neg_marker), ..NewRecord::DEFAULT }, DecodeErrorKind::InvalidFrame { value: -1 }, "value.version"),
+        (
+            NewRecord {
+                key: Some(&short_key),
+                value: Some(b"x"),
+                ..NewRecord::DEFAULT
+            },
+            DecodeErrorKind::UnexpectedEof { needed: 1 },
+            "key",
+        ),
+        (
+            NewRecord {
+                key: None,
+                value: Some(b"x"),
+                ..NewRecord::DEFAULT
+            },
+            DecodeErrorKind::NullNotAllowed,
+            "key",
+        ),
+        (
+            NewRecord {
+                key: Some(&key_commit),
+                value: None,
+                ..NewRecord::DEFAULT
+            },
+            DecodeErrorKind::NullNotAllowed,
+            "value",
+        ),
+        (
+            NewRecord {
+                key: Some(&key_commit),
+                value: Some(&neg_marker),
+                ..NewRecord::DEFAULT
+            },
+            DecodeErrorKind::InvalidFrame { value: -1 },
+            "value.version",
+        ),
     ];
     for (rec, kind, field) in cases {
         let recs = [rec];
-        let bytes = build(&BatchBuilder { attributes: Attributes::NONE.with_control(true), records: BatchRecords::Plain(&recs), ..BatchBuilder::DEFAULT });
+        let bytes = build(&BatchBuilder {
+            attributes: Attributes::NONE.with_control(true),
+            records: BatchRecords::Plain(&recs),
+            ..BatchBuilder::DEFAULT
+        });
         let b = only_v2(&bytes);
         let e = b.records().unwrap().control().unwrap_err();
         assert_eq!((e.kind(), e.field(), e.message()), (kind, field, "ControlRecord"));
@@ -509,8 +694,16 @@ fn bad_control_records_are_typed_errors_with_absolute_offsets() {
     // A truncated EndTxnMarker body: the error comes from the generated parser, shifted to the
     // absolute offset of the field inside the batch.
     let cut = [0u8, 0, 0, 0];
-    let recs = [NewRecord { key: Some(&key_commit), value: Some(&cut), ..NewRecord::DEFAULT }];
-    let bytes = build(&BatchBuilder { attributes: Attributes::NONE.with_control(true), records: BatchRecords::Plain(&recs), ..BatchBuilder::DEFAULT });
+    let recs = [NewRecord {
+        key: Some(&key_commit),
+        value: Some(&cut),
+        ..NewRecord::DEFAULT
+    }];
+    let bytes = build(&BatchBuilder {
+        attributes: Attributes::NONE.with_control(true),
+        records: BatchRecords::Plain(&recs),
+        ..BatchBuilder::DEFAULT
+    });
     let e = only_v2(&bytes).records().unwrap().control().unwrap_err();
     assert_eq!(e.field(), "coordinator_epoch");
     assert_eq!(e.message(), "EndTxnMarker");
@@ -520,7 +713,11 @@ fn bad_control_records_are_typed_errors_with_absolute_offsets() {
 
 #[test]
 fn metadata_records_in_a_batch() {
-    let topic = MetadataRecord::Topic(TopicRecord { name: "orders", topic_id: Uuid::from_u128(1), ..TopicRecord::DEFAULT });
+    let topic = MetadataRecord::Topic(TopicRecord {
+        name: "orders",
+        topic_id: Uuid::from_u128(1),
+        ..TopicRecord::DEFAULT
+    });
     let replicas = [1, 2, 3];
     let elr = [2];
     let part = MetadataRecord::Partition(PartitionRecord {
@@ -533,7 +730,11 @@ fn metadata_records_in_a_batch() {
         last_known_elr: Some(Array::from_slice(&elr)),
         ..PartitionRecord::DEFAULT
     });
-    let feature = MetadataRecord::FeatureLevel(FeatureLevelRecord { name: "metadata.version", feature_level: 27, ..FeatureLevelRecord::DEFAULT });
+    let feature = MetadataRecord::FeatureLevel(FeatureLevelRecord {
+        name: "metadata.version",
+        feature_level: 27,
+        ..FeatureLevelRecord::DEFAULT
+    });
     let mut frames = Vec::new();
     for (r, v) in [(&topic, 0i16), (&part, 2), (&feature, 0)] {
         let mut buf = [0u8; 256];
@@ -543,29 +744,54 @@ fn metadata_records_in_a_batch() {
     let recs: Vec<NewRecord<'_>> = frames
         .iter()
         .enumerate()
-        .map(|(i, f)| NewRecord { offset_delta: i as i32, value: Some(f), ..NewRecord::DEFAULT })
+        .map(|(i, f)| NewRecord {
+            offset_delta: i as i32,
+            value: Some(f),
+            ..NewRecord::DEFAULT
+        })
         .collect();
-    let bytes = build(&BatchBuilder { base_offset: 100, partition_leader_epoch: 1, base_timestamp: T0, records: BatchRecords::Plain(&recs), ..BatchBuilder::DEFAULT });
+    let bytes = build(&BatchBuilder {
+        base_offset: 100,
+        partition_leader_epoch: 1,
+        base_timestamp: T0,
+        records: BatchRecords::Plain(&recs),
+        ..BatchBuilder::DEFAULT
+    });
     let b = only_v2(&bytes);
     let ms: Vec<_> = b.records().unwrap().metadata().unwrap().collect();
     assert_eq!(ms.len(), 3);
     assert_eq!(ms[0].1.record_type, MetadataRecordType::Topic);
     assert_eq!(ms[0].1.record, topic);
     assert_eq!((ms[1].1.version, ms[1].1.record), (2, part));
-    let MetadataRecord::Partition(p) = ms[1].1.record else { panic!() };
+    let MetadataRecord::Partition(p) = ms[1].1.record else {
+        panic!()
+    };
     assert_eq!(p.eligible_leader_replicas.unwrap().iter().collect::<Vec<_>>(), [2]);
     assert_eq!(ms[2].1.record, feature);
     assert_eq!(b.offset_of(&ms[2].0), 102);
 
     // A record whose value is not a framed metadata record fails with an offset inside it.
-    let junk = [NewRecord { value: Some(&[1, 0xff, 0xff, 0xff, 0x7f]), ..NewRecord::DEFAULT }];
-    let bytes = build(&BatchBuilder { records: BatchRecords::Plain(&junk), ..BatchBuilder::DEFAULT });
+    let junk = [NewRecord {
+        value: Some(&[1, 0xff, 0xff, 0xff, 0x7f]),
+        ..NewRecord::DEFAULT
+    }];
+    let bytes = build(&BatchBuilder {
+        records: BatchRecords::Plain(&junk),
+        ..BatchBuilder::DEFAULT
+    });
     let e = only_v2(&bytes).records().unwrap().metadata().unwrap_err();
     assert_eq!(e.message(), "MetadataRecordFrame");
-    assert_eq!(e.offset(), 61 + 1 + 1 + 3 + 1 + 1, "the record_type varint, inside the batch");
+    assert_eq!(
+        e.offset(),
+        61 + 1 + 1 + 3 + 1 + 1,
+        "the record_type varint, inside the batch"
+    );
     // A null value.
     let null = [NewRecord::DEFAULT];
-    let bytes = build(&BatchBuilder { records: BatchRecords::Plain(&null), ..BatchBuilder::DEFAULT });
+    let bytes = build(&BatchBuilder {
+        records: BatchRecords::Plain(&null),
+        ..BatchBuilder::DEFAULT
+    });
     let e = only_v2(&bytes).records().unwrap().metadata().unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::NullNotAllowed);
 }
@@ -573,21 +799,39 @@ fn metadata_records_in_a_batch() {
 #[test]
 fn legacy_magic_0_and_1() {
     let items: Vec<Batch<'_>> = Batches::strict(GOLDEN_LEGACY).collect::<Result<_, _>>().unwrap();
-    let [Batch::Legacy(m0), Batch::Legacy(m1)] = items[..] else { panic!("{items:?}") };
-    assert_eq!((m0.offset, m0.message_size, m0.crc, m0.magic, m0.attributes), (0, 17, 0x43dc_3faf, 0, 0));
-    assert_eq!((m0.timestamp, m0.timestamp_type(), m0.key, m0.value), (None, None, None, Some(&b"abc"[..])));
+    let [Batch::Legacy(m0), Batch::Legacy(m1)] = items[..] else {
+        panic!("{items:?}")
+    };
+    assert_eq!(
+        (m0.offset, m0.message_size, m0.crc, m0.magic, m0.attributes),
+        (0, 17, 0x43dc_3faf, 0, 0)
+    );
+    assert_eq!(
+        (m0.timestamp, m0.timestamp_type(), m0.key, m0.value),
+        (None, None, None, Some(&b"abc"[..]))
+    );
     assert_eq!(m0.compression(), Compression::None);
     assert_eq!(m0.compressed_inner(), None);
     assert_eq!(m0.computed_crc(), m0.crc);
     assert_eq!(m1.position(), 29);
     assert_eq!((m1.offset, m1.message_size, m1.magic), (1, 25, 1));
-    assert_eq!((m1.timestamp, m1.timestamp_type()), (Some(T0), Some(TimestampType::CreateTime)));
+    assert_eq!(
+        (m1.timestamp, m1.timestamp_type()),
+        (Some(T0), Some(TimestampType::CreateTime))
+    );
     assert_eq!((m1.key, m1.value), (Some(&b"k"[..]), Some(&b"v1"[..])));
     assert_eq!(m1.bytes(), &GOLDEN_LEGACY[29..]);
 }
 
 /// A legacy message with a valid CRC.
-fn legacy(offset: i64, magic: i8, attributes: i8, ts: Option<i64>, key: Option<&[u8]>, value: Option<&[u8]>) -> Vec<u8> {
+fn legacy(
+    offset: i64,
+    magic: i8,
+    attributes: i8,
+    ts: Option<i64>,
+    key: Option<&[u8]>,
+    value: Option<&[u8]>,
+) -> Vec<u8> {
     let mut body = vec![magic as u8, attributes as u8];
     if let Some(t) = ts {
         body.extend(t.to_be_bytes());
@@ -614,7 +858,9 @@ fn legacy_wrapper_hands_out_the_compressed_inner_set() {
     let inner = b"\x1f\x8b compressed inner message set";
     for (codec, id) in [(Compression::Gzip, 1), (Compression::Snappy, 2), (Compression::Lz4, 3)] {
         let w = legacy(11, 1, id | 0x08, Some(T0), None, Some(inner));
-        let Some(Ok(Batch::Legacy(m))) = Batches::strict(&w).next() else { panic!() };
+        let Some(Ok(Batch::Legacy(m))) = Batches::strict(&w).next() else {
+            panic!()
+        };
         assert_eq!(m.compression(), codec);
         assert_eq!(m.timestamp_type(), Some(TimestampType::LogAppendTime));
         assert_eq!(m.compressed_inner(), Some((codec, &inner[..])));
@@ -622,12 +868,17 @@ fn legacy_wrapper_hands_out_the_compressed_inner_set() {
         assert_eq!((m.inner_offset(0, 1), m.inner_offset(1, 1)), (10, 11));
     }
     let w0 = legacy(7, 0, 1, None, None, Some(inner));
-    let Some(Ok(Batch::Legacy(m))) = Batches::strict(&w0).next() else { panic!() };
+    let Some(Ok(Batch::Legacy(m))) = Batches::strict(&w0).next() else {
+        panic!()
+    };
     assert_eq!(m.inner_offset(6, 7), 6, "magic 0 inner offsets are absolute");
     // Zstandard needs magic 2; a wrapper with a null value is an error.
     let z = legacy(0, 1, 4, Some(0), None, Some(inner));
     let e = Batches::strict(&z).next().unwrap().unwrap_err();
-    assert_eq!((e.kind(), e.field(), e.offset()), (DecodeErrorKind::InvalidFrame { value: 4 }, "attributes", 17));
+    assert_eq!(
+        (e.kind(), e.field(), e.offset()),
+        (DecodeErrorKind::InvalidFrame { value: 4 }, "attributes", 17)
+    );
     let n = legacy(0, 1, 1, Some(0), None, None);
     let e = Batches::strict(&n).next().unwrap().unwrap_err();
     assert_eq!((e.kind(), e.field()), (DecodeErrorKind::NullNotAllowed, "value"));
@@ -636,10 +887,19 @@ fn legacy_wrapper_hands_out_the_compressed_inner_set() {
 #[test]
 fn compressed_batches_hand_out_codec_and_bytes() {
     let payload = b"compressed record bytes (core never looks inside)";
-    for codec in [Compression::Gzip, Compression::Snappy, Compression::Lz4, Compression::Zstd] {
+    for codec in [
+        Compression::Gzip,
+        Compression::Snappy,
+        Compression::Lz4,
+        Compression::Zstd,
+    ] {
         let bytes = build(&BatchBuilder {
             base_timestamp: T0,
-            records: BatchRecords::Compressed { compression: codec, record_count: 1000, bytes: payload },
+            records: BatchRecords::Compressed {
+                compression: codec,
+                record_count: 1000,
+                bytes: payload,
+            },
             ..BatchBuilder::DEFAULT
         });
         let b = only_v2(&bytes);
@@ -647,7 +907,10 @@ fn compressed_batches_hand_out_codec_and_bytes() {
         assert_eq!(b.attributes.compression(), Some(codec));
         assert_eq!(b.records(), None);
         assert_eq!(b.compressed_records(), Some((codec, &payload[..])));
-        assert_eq!(b.record_count, 1000, "the count of a compressed batch is checked after decompression");
+        assert_eq!(
+            b.record_count, 1000,
+            "the count of a compressed batch is checked after decompression"
+        );
         assert_eq!(b.last_offset_delta, 999);
         // What a decompressor then checks: the count against the records.
         let e = Records::parse(b"", b.record_count).unwrap_err();
@@ -658,7 +921,10 @@ fn compressed_batches_hand_out_codec_and_bytes() {
     bytes[22] = 5;
     fix_crc(&mut bytes);
     let e = Batches::new(&bytes).next().unwrap().unwrap_err();
-    assert_eq!((e.kind(), e.field(), e.offset()), (DecodeErrorKind::InvalidFrame { value: 5 }, "attributes", 21));
+    assert_eq!(
+        (e.kind(), e.field(), e.offset()),
+        (DecodeErrorKind::InvalidFrame { value: 5 }, "attributes", 21)
+    );
 }
 
 #[test]
@@ -670,7 +936,9 @@ fn truncated_fetch_tail_is_reported_not_an_error() {
         let items: Vec<_> = Batches::new(input).collect();
         assert_eq!(items.len(), 2, "cut at {cut}");
         assert!(matches!(items[0], Ok(Batch::V2(_))));
-        let Ok(Batch::Truncated(t)) = items[1] else { panic!("cut at {cut}: {:?}", items[1]) };
+        let Ok(Batch::Truncated(t)) = items[1] else {
+            panic!("cut at {cut}: {:?}", items[1])
+        };
         assert_eq!(t.position, GOLDEN_PLAIN.len());
         assert_eq!(t.bytes, &log[GOLDEN_PLAIN.len()..cut]);
         if t.bytes.len() >= 8 {
@@ -682,7 +950,12 @@ fn truncated_fetch_tail_is_reported_not_an_error() {
         // Strict: the same input is an error at the partial batch.
         let e = Batches::strict(input).nth(1).unwrap().unwrap_err();
         if cut - GOLDEN_PLAIN.len() < 12 {
-            assert_eq!(e.kind(), DecodeErrorKind::UnexpectedEof { needed: 12 - (cut - GOLDEN_PLAIN.len()) });
+            assert_eq!(
+                e.kind(),
+                DecodeErrorKind::UnexpectedEof {
+                    needed: 12 - (cut - GOLDEN_PLAIN.len())
+                }
+            );
         } else {
             assert_eq!(e.kind(), DecodeErrorKind::LengthExceedsInput { length: 59 });
             assert_eq!((e.offset(), e.field()), (GOLDEN_PLAIN.len() + 8, "batch_length"));
@@ -715,11 +988,23 @@ fn a_corrupted_crc_is_an_error_that_names_the_batch() {
     assert!(matches!(it.next(), Some(Ok(Batch::V2(_)))));
     let e = it.next().unwrap().unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::InvalidFrame { value: 0x64bd_d4d6 });
-    assert_eq!((e.offset(), e.message(), e.version(), e.field()), (second, "RecordBatch", 2, "crc"));
-    assert_eq!(e.to_string(), format!("invalid framing value {} at byte {second} in RecordBatch v2 crc", 0x64bd_d4d6u32));
+    assert_eq!(
+        (e.offset(), e.message(), e.version(), e.field()),
+        (second, "RecordBatch", 2, "crc")
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "invalid framing value {} at byte {second} in RecordBatch v2 crc",
+            0x64bd_d4d6u32
+        )
+    );
     assert!(it.next().is_none(), "the iterator ends after an error");
     // The batch's base offset is at the error's offset.
-    assert_eq!(i64::from_be_bytes(log[e.offset()..e.offset() + 8].try_into().unwrap()), 19);
+    assert_eq!(
+        i64::from_be_bytes(log[e.offset()..e.offset() + 8].try_into().unwrap()),
+        19
+    );
 
     // With verification off the batch is handed out, and says its CRC is wrong.
     let b = Batches::new(&log).verify_crc(false).nth(1).unwrap().unwrap();
@@ -737,7 +1022,10 @@ fn a_corrupted_crc_is_an_error_that_names_the_batch() {
     let mut l = GOLDEN_LEGACY.to_vec();
     l[29 + 25] ^= 1;
     let e = err_of(&l);
-    assert_eq!((e.offset(), e.message(), e.version(), e.field()), (29, "MessageSet", 1, "crc"));
+    assert_eq!(
+        (e.offset(), e.message(), e.version(), e.field()),
+        (29, "MessageSet", 1, "crc")
+    );
     assert_eq!(e.kind(), DecodeErrorKind::InvalidFrame { value: 0x3e73_1674 });
 }
 
@@ -748,7 +1036,16 @@ fn lying_counts_and_lengths_fail_fast_with_typed_errors() {
     b[57..61].copy_from_slice(&i32::MAX.to_be_bytes());
     fix_crc(&mut b);
     let e = err_of(&b);
-    assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::LengthExceedsInput { length: i32::MAX as i64 }, 57, "record_count"));
+    assert_eq!(
+        (e.kind(), e.offset(), e.field()),
+        (
+            DecodeErrorKind::LengthExceedsInput {
+                length: i32::MAX as i64
+            },
+            57,
+            "record_count"
+        )
+    );
     // A negative record count.
     b[57..61].copy_from_slice(&(-1i32).to_be_bytes());
     fix_crc(&mut b);
@@ -765,14 +1062,24 @@ fn lying_counts_and_lengths_fail_fast_with_typed_errors() {
     fewer[60] = 2;
     fix_crc(&mut fewer);
     let e = err_of(&fewer);
-    assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::TrailingBytes { count: 10 }, 92, "records"));
+    assert_eq!(
+        (e.kind(), e.offset(), e.field()),
+        (DecodeErrorKind::TrailingBytes { count: 10 }, 92, "records")
+    );
 
     // A record length past the batch's end.
     let mut len = GOLDEN_PLAIN.to_vec();
     len[92] = 0x7e; // record 2 claims 63 bytes
     fix_crc(&mut len);
     let e = err_of(&len);
-    assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::LengthExceedsInput { length: 63 }, 92, "records[].length"));
+    assert_eq!(
+        (e.kind(), e.offset(), e.field()),
+        (
+            DecodeErrorKind::LengthExceedsInput { length: 63 },
+            92,
+            "records[].length"
+        )
+    );
     // A record length shorter than its fields.
     let mut short = GOLDEN_PLAIN.to_vec();
     short[85] = 0x0a; // record 1 claims 5 bytes instead of 6
@@ -784,7 +1091,10 @@ fn lying_counts_and_lengths_fail_fast_with_typed_errors() {
     key[65] = 0x7e;
     fix_crc(&mut key);
     let e = err_of(&key);
-    assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::LengthExceedsInput { length: 63 }, 65, "records[].key"));
+    assert_eq!(
+        (e.kind(), e.offset(), e.field()),
+        (DecodeErrorKind::LengthExceedsInput { length: 63 }, 65, "records[].key")
+    );
     let mut hc = GOLDEN_PLAIN.to_vec();
     hc[74] = 0xfe; // 0xfe 0x04... : a two-byte varint; header count 0x1ff
     fix_crc(&mut hc);
@@ -793,7 +1103,10 @@ fn lying_counts_and_lengths_fail_fast_with_typed_errors() {
     hn[75] = 0x01; // header key length -1
     fix_crc(&mut hn);
     let e = err_of(&hn);
-    assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::NullNotAllowed, 75, "records[].headers[].key"));
+    assert_eq!(
+        (e.kind(), e.offset(), e.field()),
+        (DecodeErrorKind::NullNotAllowed, 75, "records[].headers[].key")
+    );
     // A varint that never ends.
     let mut v = GOLDEN_PLAIN.to_vec();
     v[61..66].copy_from_slice(&[0xff; 5]);
@@ -805,32 +1118,56 @@ fn lying_counts_and_lengths_fail_fast_with_typed_errors() {
     let mut big = GOLDEN_PLAIN.to_vec();
     big[8..12].copy_from_slice(&i32::MAX.to_be_bytes());
     let e = RecordBatch::parse(&big).unwrap_err();
-    assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::LengthExceedsInput { length: i32::MAX as i64 }, 8, "batch_length"));
+    assert_eq!(
+        (e.kind(), e.offset(), e.field()),
+        (
+            DecodeErrorKind::LengthExceedsInput {
+                length: i32::MAX as i64
+            },
+            8,
+            "batch_length"
+        )
+    );
     assert_eq!(Batches::strict(&big).next().unwrap().unwrap_err(), e);
     // A batch length below the smallest batch, or negative, is corruption even in a Fetch.
     for bad in [48i32, 13, -1, i32::MIN] {
         let mut s = GOLDEN_PLAIN.to_vec();
         s[8..12].copy_from_slice(&bad.to_be_bytes());
         let e = err_of(&s);
-        assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::InvalidFrame { value: bad as i64 }, 8, "batch_length"));
+        assert_eq!(
+            (e.kind(), e.offset(), e.field()),
+            (DecodeErrorKind::InvalidFrame { value: bad as i64 }, 8, "batch_length")
+        );
     }
     // An unknown magic.
     let mut m = GOLDEN_PLAIN.to_vec();
     m[16] = 3;
     let e = err_of(&m);
-    assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::UnsupportedVersion { version: 3 }, 16, "magic"));
-    assert_eq!(RecordBatch::parse(GOLDEN_LEGACY).unwrap_err().kind(), DecodeErrorKind::UnsupportedVersion { version: 0 });
+    assert_eq!(
+        (e.kind(), e.offset(), e.field()),
+        (DecodeErrorKind::UnsupportedVersion { version: 3 }, 16, "magic")
+    );
+    assert_eq!(
+        RecordBatch::parse(GOLDEN_LEGACY).unwrap_err().kind(),
+        DecodeErrorKind::UnsupportedVersion { version: 0 }
+    );
     // Legacy messages: a size below the minimum, and a value length past the end.
     let mut l = GOLDEN_LEGACY.to_vec();
     l[29 + 11] = 21;
     let e = err_of(&l[..]);
-    assert_eq!((e.kind(), e.offset()), (DecodeErrorKind::InvalidFrame { value: 21 }, 37));
+    assert_eq!(
+        (e.kind(), e.offset()),
+        (DecodeErrorKind::InvalidFrame { value: 21 }, 37)
+    );
     let mut l = GOLDEN_LEGACY.to_vec();
     l[12 + 10 + 3] = 0x09; // value length 9 in a 17-byte message
     let crc = crc32_ieee(&l[16..29]);
     l[12..16].copy_from_slice(&crc.to_be_bytes());
     let e = err_of(&l);
-    assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::LengthExceedsInput { length: 9 }, 22, "value"));
+    assert_eq!(
+        (e.kind(), e.offset(), e.field()),
+        (DecodeErrorKind::LengthExceedsInput { length: 9 }, 22, "value")
+    );
 }
 
 #[test]
@@ -840,8 +1177,14 @@ fn records_parse_standalone() {
     assert_eq!(r.len(), 3);
     assert_eq!(r.iter().next().unwrap().position, 0);
     assert_eq!(r.iter().nth(2).unwrap().position, 31);
-    assert_eq!(Records::parse(section, 2).unwrap_err().kind(), DecodeErrorKind::TrailingBytes { count: 10 });
-    assert_eq!(Records::parse(section, -3).unwrap_err().kind(), DecodeErrorKind::InvalidFrame { value: -3 });
+    assert_eq!(
+        Records::parse(section, 2).unwrap_err().kind(),
+        DecodeErrorKind::TrailingBytes { count: 10 }
+    );
+    assert_eq!(
+        Records::parse(section, -3).unwrap_err().kind(),
+        DecodeErrorKind::InvalidFrame { value: -3 }
+    );
     assert!(Records::parse(&[], 0).unwrap().is_empty());
 }
 
@@ -888,26 +1231,81 @@ fn records_fields_of_fetch_and_produce_views() {
     let mut fetched = GOLDEN_PLAIN.to_vec();
     fetched.extend_from_slice(GOLDEN_TXN);
     fetched.extend_from_slice(&GOLDEN_COMMIT[..40]);
-    let parts = [PartitionData { partition_index: 0, high_watermark: 21, records: Some(&fetched), ..PartitionData::DEFAULT }];
-    let topics = [FetchableTopicResponse { topic_id: Uuid::from_u128(1), partitions: Array::from_slice(&parts), ..FetchableTopicResponse::DEFAULT }];
-    let resp = FetchResponse { responses: Array::from_slice(&topics), ..FetchResponse::DEFAULT };
+    let parts = [PartitionData {
+        partition_index: 0,
+        high_watermark: 21,
+        records: Some(&fetched),
+        ..PartitionData::DEFAULT
+    }];
+    let topics = [FetchableTopicResponse {
+        topic_id: Uuid::from_u128(1),
+        partitions: Array::from_slice(&parts),
+        ..FetchableTopicResponse::DEFAULT
+    }];
+    let resp = FetchResponse {
+        responses: Array::from_slice(&topics),
+        ..FetchResponse::DEFAULT
+    };
     let mut buf = [0u8; 1024];
     let n = resp.encode_to_slice(&mut buf, 16).unwrap();
     let view = FetchResponse::parse(&buf[..n], 16).unwrap();
-    let records = view.responses.iter().next().unwrap().partitions.iter().next().unwrap().records.unwrap();
+    let records = view
+        .responses
+        .iter()
+        .next()
+        .unwrap()
+        .partitions
+        .iter()
+        .next()
+        .unwrap()
+        .records
+        .unwrap();
     let items: Vec<_> = Batches::new(records).collect::<Result<_, _>>().unwrap();
     assert_eq!(items.len(), 3);
     assert!(matches!(items[1], Batch::V2(b) if b.is_transactional() && b.base_offset == 19));
     let Batch::Truncated(t) = items[2] else { panic!() };
-    assert_eq!((t.position, t.bytes.len(), t.base_offset()), (GOLDEN_PLAIN.len() + GOLDEN_TXN.len(), 40, Some(20)));
+    assert_eq!(
+        (t.position, t.bytes.len(), t.base_offset()),
+        (GOLDEN_PLAIN.len() + GOLDEN_TXN.len(), 40, Some(20))
+    );
 
-    let produce_parts = [PartitionProduceData { index: 0, records: Some(GOLDEN_PLAIN), ..PartitionProduceData::DEFAULT }];
-    let produce_topics = [TopicProduceData { name: "orders", partition_data: Array::from_slice(&produce_parts), ..TopicProduceData::DEFAULT }];
-    let req = ProduceRequest { acks: -1, timeout_ms: 30_000, topic_data: Array::from_slice(&produce_topics), ..ProduceRequest::DEFAULT };
+    let produce_parts = [PartitionProduceData {
+        index: 0,
+        records: Some(GOLDEN_PLAIN),
+        ..PartitionProduceData::DEFAULT
+    }];
+    let produce_topics = [TopicProduceData {
+        name: "orders",
+        partition_data: Array::from_slice(&produce_parts),
+        ..TopicProduceData::DEFAULT
+    }];
+    let req = ProduceRequest {
+        acks: -1,
+        timeout_ms: 30_000,
+        topic_data: Array::from_slice(&produce_topics),
+        ..ProduceRequest::DEFAULT
+    };
     let n = req.encode_to_slice(&mut buf, 9).unwrap();
     let view = ProduceRequest::parse(&buf[..n], 9).unwrap();
-    let records = view.topic_data.iter().next().unwrap().partition_data.iter().next().unwrap().records.unwrap();
+    let records = view
+        .topic_data
+        .iter()
+        .next()
+        .unwrap()
+        .partition_data
+        .iter()
+        .next()
+        .unwrap()
+        .records
+        .unwrap();
     let b = only_v2(records);
     assert_eq!(b.bytes(), GOLDEN_PLAIN, "a proxy can forward the batch as it is");
-    assert_eq!(b.records().unwrap().iter().map(|r| r.value.map(<[u8]>::len)).collect::<Vec<_>>(), [Some(5), None, Some(1)]);
+    assert_eq!(
+        b.records()
+            .unwrap()
+            .iter()
+            .map(|r| r.value.map(<[u8]>::len))
+            .collect::<Vec<_>>(),
+        [Some(5), None, Some(1)]
+    );
 }

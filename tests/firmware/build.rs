@@ -9,7 +9,11 @@ fn main() {
     // `full-dispatch` needs more flash than the M0/M3 boards have: it links for mps2-an386.
     // (No file in this directory may be called memory.x: the linker looks in the current
     // directory, which is this one, before the search path.)
-    let memory = if env::var_os("CARGO_FEATURE_FULL_DISPATCH").is_some() { "memory-mps2.x" } else { "memory-256k.x" };
+    let memory = if env::var_os("CARGO_FEATURE_FULL_DISPATCH").is_some() {
+        "memory-mps2.x"
+    } else {
+        "memory-256k.x"
+    };
     fs::copy(memory, out.join("memory.x")).expect("copy the memory layout");
     println!("cargo:rustc-link-search={}", out.display());
     let bare_metal = env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("none");

@@ -11,8 +11,14 @@ use kafka_wire_ext::json::{json_to_wire, wire_to_json};
 use serde_json::{json, Value};
 
 #[derive(Parser)]
-#[command(name = "kwire", version, about = "Decode and encode Apache Kafka wire frames and records as JSON")]
-#[command(after_help = "Examples:\n  kwire                          run the demo on built-in samples\n  kwire decode --hex frame.hex   a request frame (size, header, body) as JSON\n  kwire decode --response --api-key 18 --api-version 3 resp.bin\n  kwire encode --hex req.json    JSON back to a frame, printed as hex")]
+#[command(
+    name = "kwire",
+    version,
+    about = "Decode and encode Apache Kafka wire frames and records as JSON"
+)]
+#[command(
+    after_help = "Examples:\n  kwire                          run the demo on built-in samples\n  kwire decode --hex frame.hex   a request frame (size, header, body) as JSON\n  kwire decode --response --api-key 18 --api-version 3 resp.bin\n  kwire encode --hex req.json    JSON back to a frame, printed as hex"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Option<Cmd>,
@@ -25,13 +31,19 @@ enum Cmd {
     #[command(after_help = "Example:\n  kwire demo")]
     Demo,
     /// Decode a frame (4-byte size, header, body) into JSON {"header": …, "body": …}.
-    #[command(after_help = "Examples:\n  kwire decode request.bin\n  kwire decode --hex --lenient - < request.hex\n  kwire decode --response --api-key 3 --api-version 12 response.bin\n  kwire decode --metadata-record --hex record.hex")]
+    #[command(
+        after_help = "Examples:\n  kwire decode request.bin\n  kwire decode --hex --lenient - < request.hex\n  kwire decode --response --api-key 3 --api-version 12 response.bin\n  kwire decode --metadata-record --hex record.hex"
+    )]
     Decode(Opts),
     /// Encode JSON (as `decode` prints it) into a frame.
-    #[command(after_help = "Examples:\n  kwire encode request.json > request.bin\n  kwire encode --hex --response --api-key 3 --api-version 12 response.json\n  kwire encode --metadata-record --hex record.json")]
+    #[command(
+        after_help = "Examples:\n  kwire encode request.json > request.bin\n  kwire encode --hex --response --api-key 3 --api-version 12 response.json\n  kwire encode --metadata-record --hex record.json"
+    )]
     Encode(Opts),
     /// Print every batch and record of a log segment (or any record bytes) as JSON lines.
-    #[command(after_help = "Examples:\n  kwire dump-log 00000000000000000000.log\n  kwire dump-log --metadata __cluster_metadata-0/00000000000000000000.log")]
+    #[command(
+        after_help = "Examples:\n  kwire dump-log 00000000000000000000.log\n  kwire dump-log --metadata __cluster_metadata-0/00000000000000000000.log"
+    )]
     DumpLog(DumpLogArgs),
     /// Decode the Kafka conversations in a capture file (pcap or pcapng): one JSON line per
     /// frame, each response paired with its request, then a summary line.
@@ -179,7 +191,9 @@ struct Opts {
 fn read_input(file: &str) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
     if file == "-" {
-        std::io::stdin().read_to_end(&mut buf).map_err(|e| format!("reading standard input: {e}"))?;
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("reading standard input: {e}"))?;
     } else {
         buf = std::fs::read(file).map_err(|e| format!("reading {file}: {e}"))?;
     }
@@ -232,7 +246,10 @@ fn decode(o: &Opts) -> Result<Value, String> {
         let (key, v) = response_key(o)?;
         let f = frame::parse_response_frame(&bytes, key, v, mode).map_err(|e| e.to_string())?;
         if !f.trailing.is_empty() {
-            eprintln!("kwire: warning: {} byte(s) after the body (lenient mode)", f.trailing.len());
+            eprintln!(
+                "kwire: warning: {} byte(s) after the body (lenient mode)",
+                f.trailing.len()
+            );
         }
         let header = wire_to_json(<ResponseHeader as Message>::SCHEMA, f.header_bytes, f.header_version).map_err(js)?;
         let body = wire_to_json(f.body.schema(), f.body_bytes, v).map_err(js)?;
@@ -240,7 +257,10 @@ fn decode(o: &Opts) -> Result<Value, String> {
     }
     let f = frame::parse_request_frame(&bytes, mode).map_err(|e| e.to_string())?;
     if !f.trailing.is_empty() {
-        eprintln!("kwire: warning: {} byte(s) after the body (lenient mode)", f.trailing.len());
+        eprintln!(
+            "kwire: warning: {} byte(s) after the body (lenient mode)",
+            f.trailing.len()
+        );
     }
     let header = wire_to_json(<RequestHeader as Message>::SCHEMA, f.header_bytes, f.header_version).map_err(js)?;
     let body = wire_to_json(f.body.schema(), f.body_bytes, f.api_version).map_err(js)?;
@@ -266,7 +286,11 @@ fn encode(o: &Opts) -> Result<Vec<u8>, String> {
             .copied()
             .find(|t| record_type_name(*t) == ty)
             .ok_or_else(|| format!("unknown metadata record type {ty}"))?;
-        let desc = catalog::ALL.iter().find(|e| e.group == "metadata" && e.info.api_key == Some(rt.id())).ok_or("no schema")?.schema;
+        let desc = catalog::ALL
+            .iter()
+            .find(|e| e.group == "metadata" && e.info.api_key == Some(rt.id()))
+            .ok_or("no schema")?
+            .schema;
         let body = json_to_wire(desc, &v["data"], version).map_err(js)?;
         let mut out = Vec::new();
         for x in [1u32, rt.id() as u32, version as u32] {
@@ -290,8 +314,12 @@ fn encode(o: &Opts) -> Result<Vec<u8>, String> {
         frame::parse_response_frame(&out, key, version, Mode::Strict).map_err(|e| e.to_string())?;
         return Ok(out);
     }
-    let k = v["header"]["requestApiKey"].as_i64().ok_or("missing header.requestApiKey")? as i16;
-    let version = v["header"]["requestApiVersion"].as_i64().ok_or("missing header.requestApiVersion")? as i16;
+    let k = v["header"]["requestApiKey"]
+        .as_i64()
+        .ok_or("missing header.requestApiKey")? as i16;
+    let version = v["header"]["requestApiVersion"]
+        .as_i64()
+        .ok_or("missing header.requestApiVersion")? as i16;
     let key = ApiKey::from_i16(k).ok_or_else(|| format!("unknown API key {k}"))?;
     let hv = key.request_header_version(version);
     let head = json_to_wire(<RequestHeader as Message>::SCHEMA, &v["header"], hv).map_err(js)?;
@@ -306,7 +334,13 @@ fn demo() -> Result<(), String> {
     let mut ok = 0;
     for s in &samples {
         let j = wire_to_json(s.schema, &s.bytes, s.version).map_err(|e| e.to_string())?;
-        println!("{} v{} ({} bytes): {}", s.name, s.version, s.bytes.len(), hex::encode(&s.bytes));
+        println!(
+            "{} v{} ({} bytes): {}",
+            s.name,
+            s.version,
+            s.bytes.len(),
+            hex::encode(&s.bytes)
+        );
         println!("  {j}");
         if !s.round_trips {
             return Err(format!("{} v{} did not round-trip", s.name, s.version));
@@ -392,14 +426,22 @@ fn main() -> ExitCode {
         Cmd::Decode(o) => decode(&o).map(|v| println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default())),
         Cmd::Encode(o) => encode(&o).and_then(|b| {
             let mut out = std::io::stdout();
-            let r = if o.hex { writeln!(out, "{}", hex::encode(&b)) } else { out.write_all(&b) };
+            let r = if o.hex {
+                writeln!(out, "{}", hex::encode(&b))
+            } else {
+                out.write_all(&b)
+            };
             r.map_err(|e| e.to_string())
         }),
         Cmd::Proxy(a) => proxy(a),
         Cmd::Pcap(a) => pcap(&a),
         Cmd::DumpLog(a) => kafka_wire_ext::dump_log::run(
             &a.file,
-            &kafka_wire_ext::dump_log::DumpOptions { metadata: a.metadata, limit: a.max_decompressed_bytes, verify_crc: !a.skip_crc_check },
+            &kafka_wire_ext::dump_log::DumpOptions {
+                metadata: a.metadata,
+                limit: a.max_decompressed_bytes,
+                verify_crc: !a.skip_crc_check,
+            },
         ),
     };
     match r {

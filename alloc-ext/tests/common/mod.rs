@@ -43,5 +43,11 @@ pub fn counted<R>(f: impl FnOnce() -> R) -> (R, Used) {
     ARMED.with(|a| a.set(true));
     let r = f();
     ARMED.with(|a| a.set(false));
-    (r, Used { allocs: ALLOCS.with(Cell::get) - a0, bytes: BYTES.with(Cell::get) - b0 })
+    (
+        r,
+        Used {
+            allocs: ALLOCS.with(Cell::get) - a0,
+            bytes: BYTES.with(Cell::get) - b0,
+        },
+    )
 }

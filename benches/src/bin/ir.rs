@@ -30,7 +30,11 @@ fn main() {
         let mut bad = 0;
         for c in &cases {
             match c.check() {
-                Ok(()) => println!("ok {} ({} bytes): same content in both implementations, both re-encode it byte for byte", c.name, c.bytes.len()),
+                Ok(()) => println!(
+                    "ok {} ({} bytes): same content in both implementations, both re-encode it byte for byte",
+                    c.name,
+                    c.bytes.len()
+                ),
                 Err(e) => {
                     println!("FAILED {e}");
                     bad += 1;
@@ -41,16 +45,26 @@ fn main() {
     }
     let (name, opname) = (&args[1], &args[2]);
     let iters: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let case = cases.iter().find(|c| &c.name == name).unwrap_or_else(|| panic!("no case {name}"));
+    let case = cases
+        .iter()
+        .find(|c| &c.name == name)
+        .unwrap_or_else(|| panic!("no case {name}"));
     if let Err(e) = case.check() {
         eprintln!("CHECK FAILED: {e}");
         std::process::exit(2);
     }
     let mut ops = case.ops();
-    let op = ops.iter_mut().find(|o| o.name == opname.as_str()).unwrap_or_else(|| panic!("no op {opname}"));
+    let op = ops
+        .iter_mut()
+        .find(|o| o.name == opname.as_str())
+        .unwrap_or_else(|| panic!("no op {opname}"));
     black_box((op.op)());
     let before = kafka_wire_bench::allocations();
     kw_bench_measured(&mut op.op, iters);
     let allocs = kafka_wire_bench::allocations() - before;
-    println!("case={name} op={opname} bytes={} iters={iters} allocs_per_op={}", case.bytes.len(), allocs as f64 / iters as f64);
+    println!(
+        "case={name} op={opname} bytes={} iters={iters} allocs_per_op={}",
+        case.bytes.len(),
+        allocs as f64 / iters as f64
+    );
 }

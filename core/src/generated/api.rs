@@ -208,6 +208,20 @@ pub enum ApiKey {
     ReadMirrorStates = 32002,
 }
 
+impl TryFrom<i16> for ApiKey {
+    type Error = rt::UnknownKey;
+    fn try_from(key: i16) -> Result<Self, rt::UnknownKey> {
+        Self::from_i16(key).ok_or(rt::UnknownKey(key))
+    }
+}
+
+/// The name, as Kafka spells it.
+impl core::fmt::Display for ApiKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl ApiKey {
     /// Every key, in numeric order.
     pub const ALL: &'static [ApiKey] = &[
@@ -4531,6 +4545,20 @@ pub enum MetadataRecordType {
     UnregisterController = 29,
 }
 
+impl TryFrom<i16> for MetadataRecordType {
+    type Error = rt::UnknownKey;
+    fn try_from(key: i16) -> Result<Self, rt::UnknownKey> {
+        Self::from_i16(key).ok_or(rt::UnknownKey(key))
+    }
+}
+
+/// The name, as Kafka spells it.
+impl core::fmt::Display for MetadataRecordType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl MetadataRecordType {
     /// Every key, in numeric order.
     pub const ALL: &'static [MetadataRecordType] = &[
@@ -5124,6 +5152,20 @@ pub enum GroupCoordinatorRecordType {
     StreamsGroupCurrentMemberAssignment = 22,
     /// Key 23.
     StreamsGroupTopology = 23,
+}
+
+impl TryFrom<i16> for GroupCoordinatorRecordType {
+    type Error = rt::UnknownKey;
+    fn try_from(key: i16) -> Result<Self, rt::UnknownKey> {
+        Self::from_i16(key).ok_or(rt::UnknownKey(key))
+    }
+}
+
+/// The name, as Kafka spells it.
+impl core::fmt::Display for GroupCoordinatorRecordType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl GroupCoordinatorRecordType {
@@ -6161,6 +6203,20 @@ pub enum ShareCoordinatorRecordType {
     ShareUpdate = 1,
 }
 
+impl TryFrom<i16> for ShareCoordinatorRecordType {
+    type Error = rt::UnknownKey;
+    fn try_from(key: i16) -> Result<Self, rt::UnknownKey> {
+        Self::from_i16(key).ok_or(rt::UnknownKey(key))
+    }
+}
+
+/// The name, as Kafka spells it.
+impl core::fmt::Display for ShareCoordinatorRecordType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl ShareCoordinatorRecordType {
     /// Every key, in numeric order.
     pub const ALL: &'static [ShareCoordinatorRecordType] = &[
@@ -6379,6 +6435,20 @@ impl<'a> ShareCoordinatorValue<'a> {
 pub enum TransactionCoordinatorRecordType {
     /// Key 0.
     TransactionLog = 0,
+}
+
+impl TryFrom<i16> for TransactionCoordinatorRecordType {
+    type Error = rt::UnknownKey;
+    fn try_from(key: i16) -> Result<Self, rt::UnknownKey> {
+        Self::from_i16(key).ok_or(rt::UnknownKey(key))
+    }
+}
+
+/// The name, as Kafka spells it.
+impl core::fmt::Display for TransactionCoordinatorRecordType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl TransactionCoordinatorRecordType {

@@ -6,6 +6,13 @@
 
 use crate::rt;
 
+/// Parses `bytes` at one version and encodes into `out` at another, returning the length.
+pub type Transcode = fn(bytes: &[u8], from: i16, out: &mut [u8], to: i16) -> Result<usize, rt::CodecError>;
+
+/// Parses `bytes` into the owned type at one version and encodes it at another (feature `alloc`).
+#[cfg(feature = "alloc")]
+pub type OwnedTranscode = fn(bytes: &[u8], from: i16, to: i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>;
+
 /// One message in the catalog.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
@@ -16,10 +23,10 @@ pub struct Entry {
     /// The field-level schema.
     pub schema: &'static rt::reflect::StructDesc,
     /// Parses at one version and encodes at another; see [`crate::transcode`].
-    pub transcode: fn(&[u8], i16, &mut [u8], i16) -> Result<usize, rt::CodecError>,
+    pub transcode: Transcode,
     /// Parses into the owned type at one version and encodes it at another (feature `alloc`).
     #[cfg(feature = "alloc")]
-    pub owned_transcode: fn(&[u8], i16, i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>,
+    pub owned_transcode: OwnedTranscode,
     /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).
     #[cfg(feature = "alloc")]
     pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,

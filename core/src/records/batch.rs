@@ -1,7 +1,10 @@
 //! Magic 2 record batches.
 
 use super::record::{self, Record, Records};
-use super::{crc32c, frame, Attributes, Compression, Framing, TimestampType, LOG_OVERHEAD, MIN_RECORD_SIZE, RECORD_BATCH_OVERHEAD, V2_NAME};
+use super::{
+    crc32c, frame, Attributes, Compression, Framing, TimestampType, LOG_OVERHEAD, MIN_RECORD_SIZE,
+    RECORD_BATCH_OVERHEAD, V2_NAME,
+};
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::read;
 
@@ -62,14 +65,34 @@ impl<'a> RecordBatch<'a> {
     pub fn parse_with(bytes: &'a [u8], verify_crc: bool) -> Result<(Self, &'a [u8]), DecodeError> {
         let Framing::Whole { size, total } = frame(bytes, 0, true)? else {
             // Strict framing never reports a truncation.
-            return Err(DecodeError::new_at(K::UnexpectedEof { needed: LOG_OVERHEAD }, 0, V2_NAME, 2, "batch_length"));
+            return Err(DecodeError::new_at(
+                K::UnexpectedEof { needed: LOG_OVERHEAD },
+                0,
+                V2_NAME,
+                2,
+                "batch_length",
+            ));
         };
         let magic = bytes.get(16).copied().unwrap_or(0) as i8;
         if magic != 2 {
-            return Err(DecodeError::new_at(K::UnsupportedVersion { version: i32::from(magic) }, 16, V2_NAME, -1, "magic"));
+            return Err(DecodeError::new_at(
+                K::UnsupportedVersion {
+                    version: i32::from(magic),
+                },
+                16,
+                V2_NAME,
+                -1,
+                "magic",
+            ));
         }
         if (size as usize) < RECORD_BATCH_OVERHEAD - LOG_OVERHEAD {
-            return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(size) }, 8, V2_NAME, 2, "batch_length"));
+            return Err(DecodeError::new_at(
+                K::InvalidFrame { value: i64::from(size) },
+                8,
+                V2_NAME,
+                2,
+                "batch_length",
+            ));
         }
         let (b, rest) = bytes.split_at_checked(total).unwrap_or((bytes, &[]));
         Ok((parse_v2(b, 0, verify_crc)?, rest))
@@ -196,7 +219,13 @@ pub(crate) fn parse_v2(b: &[u8], pos: usize, verify_crc: bool) -> Result<RecordB
     if verify_crc {
         let computed = crc32c(b.get(21..).unwrap_or(&[]));
         if computed != crc {
-            return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(crc) }, pos, V2_NAME, 2, "crc"));
+            return Err(DecodeError::new_at(
+                K::InvalidFrame { value: i64::from(crc) },
+                pos,
+                V2_NAME,
+                2,
+                "crc",
+            ));
         }
     }
     #[cfg(fuzzing)]
@@ -204,7 +233,9 @@ pub(crate) fn parse_v2(b: &[u8], pos: usize, verify_crc: bool) -> Result<RecordB
 
     let Some(codec) = attributes.compression() else {
         return Err(DecodeError::new_at(
-            K::InvalidFrame { value: i64::from(attributes.0 & 0x07) },
+            K::InvalidFrame {
+                value: i64::from(attributes.0 & 0x07),
+            },
             pos + 21,
             V2_NAME,
             2,
@@ -212,19 +243,34 @@ pub(crate) fn parse_v2(b: &[u8], pos: usize, verify_crc: bool) -> Result<RecordB
         ));
     };
     if record_count < 0 {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(record_count) }, pos + 57, V2_NAME, 2, "record_count"));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame {
+                value: i64::from(record_count),
+            },
+            pos + 57,
+            V2_NAME,
+            2,
+            "record_count",
+        ));
     }
     let records = if codec == Compression::None {
         if record_count as usize > records_bytes.len() / MIN_RECORD_SIZE {
             return Err(DecodeError::new_at(
-                K::LengthExceedsInput { length: i64::from(record_count) },
+                K::LengthExceedsInput {
+                    length: i64::from(record_count),
+                },
                 pos + 57,
                 V2_NAME,
                 2,
                 "record_count",
             ));
         }
-        Some(record::validate(records_bytes, record_count as u32, pos + RECORD_BATCH_OVERHEAD, V2_NAME)?)
+        Some(record::validate(
+            records_bytes,
+            record_count as u32,
+            pos + RECORD_BATCH_OVERHEAD,
+            V2_NAME,
+        )?)
     } else {
         None
     };

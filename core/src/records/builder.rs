@@ -16,7 +16,10 @@ pub struct NewHeader<'a> {
 impl<'a> NewHeader<'a> {
     /// A header with a string key.
     pub const fn new(key: &'a str, value: Option<&'a [u8]>) -> Self {
-        NewHeader { key: key.as_bytes(), value }
+        NewHeader {
+            key: key.as_bytes(),
+            value,
+        }
     }
 }
 
@@ -39,8 +42,14 @@ pub struct NewRecord<'a> {
 
 impl<'a> NewRecord<'a> {
     /// Deltas 0, key and value null, no headers.
-    pub const DEFAULT: NewRecord<'static> =
-        NewRecord { attributes: 0, timestamp_delta: 0, offset_delta: 0, key: None, value: None, headers: &[] };
+    pub const DEFAULT: NewRecord<'static> = NewRecord {
+        attributes: 0,
+        timestamp_delta: 0,
+        offset_delta: 0,
+        key: None,
+        value: None,
+        headers: &[],
+    };
 
     /// Size after the length varint.
     fn body_size(&self) -> Result<usize, EncodeError> {
@@ -78,7 +87,8 @@ impl<'a> NewRecord<'a> {
 }
 
 fn add(a: usize, b: usize) -> Result<usize, EncodeError> {
-    a.checked_add(b).ok_or_else(|| EncodeError::new(K::TooLong { length: usize::MAX }, "records"))
+    a.checked_add(b)
+        .ok_or_else(|| EncodeError::new(K::TooLong { length: usize::MAX }, "records"))
 }
 
 fn len_i32(n: usize, f: &'static str) -> Result<i32, EncodeError> {

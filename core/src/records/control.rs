@@ -134,21 +134,42 @@ pub struct ControlRecord<'a> {
 
 /// Decodes a control record from a record's key and value. Error offsets are from the start of
 /// the key for fields named `key…`, else from the start of the value.
-pub fn parse_control_record<'a>(key: Option<&'a [u8]>, value: Option<&'a [u8]>) -> Result<ControlRecord<'a>, DecodeError> {
+pub fn parse_control_record<'a>(
+    key: Option<&'a [u8]>,
+    value: Option<&'a [u8]>,
+) -> Result<ControlRecord<'a>, DecodeError> {
     let Some(key) = key else {
         return Err(DecodeError::new_at(K::NullNotAllowed, 0, NAME, -1, "key"));
     };
     let Some((head, _)) = key.split_first_chunk::<4>() else {
-        return Err(DecodeError::new_at(K::UnexpectedEof { needed: 4 - key.len() }, key.len(), NAME, -1, "key"));
+        return Err(DecodeError::new_at(
+            K::UnexpectedEof { needed: 4 - key.len() },
+            key.len(),
+            NAME,
+            -1,
+            "key",
+        ));
     };
     let kv = i16::from_be_bytes([head[0], head[1]]);
     let kt = i16::from_be_bytes([head[2], head[3]]);
     if kv < 0 {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(kv) }, 0, NAME, -1, "key.version"));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame { value: i64::from(kv) },
+            0,
+            NAME,
+            -1,
+            "key.version",
+        ));
     }
     let record_type = ControlRecordType::from_i16(kt);
     if let ControlRecordType::Unknown(_) = record_type {
-        return Ok(ControlRecord { key_version: kv, record_type, version: -1, value: ControlValue::Unknown, value_bytes: value.unwrap_or(&[]) });
+        return Ok(ControlRecord {
+            key_version: kv,
+            record_type,
+            version: -1,
+            value: ControlValue::Unknown,
+            value_bytes: value.unwrap_or(&[]),
+        });
     }
     let Some(v) = value else {
         return Err(DecodeError::new_at(K::NullNotAllowed, 0, NAME, -1, "value"));
@@ -156,15 +177,33 @@ pub fn parse_control_record<'a>(key: Option<&'a [u8]>, value: Option<&'a [u8]>) 
     let (version, value, value_bytes) = match record_type {
         ControlRecordType::Abort | ControlRecordType::Commit => {
             let Some((head, body)) = v.split_first_chunk::<2>() else {
-                return Err(DecodeError::new_at(K::UnexpectedEof { needed: 2 - v.len() }, v.len(), NAME, -1, "value.version"));
+                return Err(DecodeError::new_at(
+                    K::UnexpectedEof { needed: 2 - v.len() },
+                    v.len(),
+                    NAME,
+                    -1,
+                    "value.version",
+                ));
             };
             let wire_version = i16::from_be_bytes(*head);
             if wire_version < 0 {
-                return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(wire_version) }, 0, NAME, -1, "value.version"));
+                return Err(DecodeError::new_at(
+                    K::InvalidFrame {
+                        value: i64::from(wire_version),
+                    },
+                    0,
+                    NAME,
+                    -1,
+                    "value.version",
+                ));
             }
             let version = wire_version.min(EndTxnMarker::INFO.max_version);
             let (m, rest) = EndTxnMarker::parse_lenient(body, version).map_err(|e| e.shifted(2))?;
-            (version, ControlValue::EndTxn(m), body.get(..body.len() - rest.len()).unwrap_or(body))
+            (
+                version,
+                ControlValue::EndTxn(m),
+                body.get(..body.len() - rest.len()).unwrap_or(body),
+            )
         }
         ControlRecordType::LeaderChange => raft(v, ControlValue::LeaderChange)?,
         ControlRecordType::SnapshotHeader => raft(v, ControlValue::SnapshotHeader)?,
@@ -173,7 +212,13 @@ pub fn parse_control_record<'a>(key: Option<&'a [u8]>, value: Option<&'a [u8]>) 
         ControlRecordType::KRaftVoters => raft(v, ControlValue::Voters)?,
         ControlRecordType::Unknown(_) => (-1, ControlValue::Unknown, v),
     };
-    Ok(ControlRecord { key_version: kv, record_type, version, value, value_bytes })
+    Ok(ControlRecord {
+        key_version: kv,
+        record_type,
+        version,
+        value,
+        value_bytes,
+    })
 }
 
 fn raft<'a, M: Message<'a>>(

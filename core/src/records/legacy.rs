@@ -52,7 +52,9 @@ impl<'a> LegacyMessage<'a> {
     }
     /// The compression codec (gzip, snappy or lz4 for a wrapper).
     pub fn compression(&self) -> Compression {
-        Attributes(i16::from(self.attributes)).compression().unwrap_or(Compression::None)
+        Attributes(i16::from(self.attributes))
+            .compression()
+            .unwrap_or(Compression::None)
     }
     /// The timestamp type (magic 1 only).
     pub fn timestamp_type(&self) -> Option<TimestampType> {
@@ -90,10 +92,16 @@ pub(crate) fn parse(b: &[u8], pos: usize, verify_crc: bool) -> Result<LegacyMess
     let c = &mut c;
     let offset = read::i64(c, "offset").map_err(fin)?;
     let message_size = read::i32(c, "message_size").map_err(fin)?;
-    let min = if magic_byte >= 1 { LEGACY_V1_MIN_SIZE } else { LEGACY_V0_MIN_SIZE };
+    let min = if magic_byte >= 1 {
+        LEGACY_V1_MIN_SIZE
+    } else {
+        LEGACY_V0_MIN_SIZE
+    };
     if (message_size as usize) < min {
         return Err(DecodeError::new_at(
-            K::InvalidFrame { value: i64::from(message_size) },
+            K::InvalidFrame {
+                value: i64::from(message_size),
+            },
             pos + 8,
             LEGACY_NAME,
             i16::from(magic_byte),
@@ -103,13 +111,23 @@ pub(crate) fn parse(b: &[u8], pos: usize, verify_crc: bool) -> Result<LegacyMess
     let crc = read::u32(c, "crc").map_err(fin)?;
     let magic = read::i8(c, "magic").map_err(fin)?;
     let attributes = read::i8(c, "attributes").map_err(fin)?;
-    let timestamp = if magic >= 1 { Some(read::i64(c, "timestamp").map_err(fin)?) } else { None };
+    let timestamp = if magic >= 1 {
+        Some(read::i64(c, "timestamp").map_err(fin)?)
+    } else {
+        None
+    };
 
     #[cfg(not(fuzzing))]
     if verify_crc {
         let computed = crc32_ieee(b.get(16..).unwrap_or(&[]));
         if computed != crc {
-            return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(crc) }, pos, LEGACY_NAME, i16::from(magic), "crc"));
+            return Err(DecodeError::new_at(
+                K::InvalidFrame { value: i64::from(crc) },
+                pos,
+                LEGACY_NAME,
+                i16::from(magic),
+                "crc",
+            ));
         }
     }
     #[cfg(fuzzing)]
@@ -118,16 +136,47 @@ pub(crate) fn parse(b: &[u8], pos: usize, verify_crc: bool) -> Result<LegacyMess
     let codec = attributes & 0x07;
     if codec > 3 {
         // Zstandard (4) needs magic 2; 5-7 are undefined.
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(codec) }, pos + 17, LEGACY_NAME, i16::from(magic), "attributes"));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame {
+                value: i64::from(codec),
+            },
+            pos + 17,
+            LEGACY_NAME,
+            i16::from(magic),
+            "attributes",
+        ));
     }
     let key = read::opt_bytes(c, false, true, "key").map_err(fin)?;
     let value_at = end - c.len();
     let value = read::opt_bytes(c, false, true, "value").map_err(fin)?;
     if codec != 0 && value.is_none() {
-        return Err(DecodeError::new_at(K::NullNotAllowed, value_at, LEGACY_NAME, i16::from(magic), "value"));
+        return Err(DecodeError::new_at(
+            K::NullNotAllowed,
+            value_at,
+            LEGACY_NAME,
+            i16::from(magic),
+            "value",
+        ));
     }
     if !c.is_empty() {
-        return Err(DecodeError::new_at(K::TrailingBytes { count: c.len() }, end - c.len(), LEGACY_NAME, i16::from(magic), ""));
+        return Err(DecodeError::new_at(
+            K::TrailingBytes { count: c.len() },
+            end - c.len(),
+            LEGACY_NAME,
+            i16::from(magic),
+            "",
+        ));
     }
-    Ok(LegacyMessage { offset, message_size, crc, magic, attributes, timestamp, key, value, bytes: b, position: pos })
+    Ok(LegacyMessage {
+        offset,
+        message_size,
+        crc,
+        magic,
+        attributes,
+        timestamp,
+        key,
+        value,
+        bytes: b,
+        position: pos,
+    })
 }

@@ -25,11 +25,21 @@ impl<'a> Records<'a> {
     /// the last record are [`DecodeErrorKind::TrailingBytes`](crate::DecodeErrorKind).
     pub fn parse(bytes: &'a [u8], count: i32) -> Result<Self, DecodeError> {
         if count < 0 {
-            return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(count) }, 0, "Records", -1, "record_count"));
+            return Err(DecodeError::new_at(
+                K::InvalidFrame {
+                    value: i64::from(count),
+                },
+                0,
+                "Records",
+                -1,
+                "record_count",
+            ));
         }
         if count as usize > bytes.len() / MIN_RECORD_SIZE {
             return Err(DecodeError::new_at(
-                K::LengthExceedsInput { length: i64::from(count) },
+                K::LengthExceedsInput {
+                    length: i64::from(count),
+                },
                 0,
                 "Records",
                 -1,
@@ -53,7 +63,11 @@ impl<'a> Records<'a> {
     }
     /// The records, in order.
     pub fn iter(&self) -> RecordIter<'a> {
-        RecordIter { rest: self.bytes, left: self.count, pos: self.base }
+        RecordIter {
+            rest: self.bytes,
+            left: self.count,
+            pos: self.base,
+        }
     }
     /// Decodes every record as a control record (a control batch's), all at once; the
     /// iterator then cannot fail. The first record that does not decode is the error.
@@ -61,7 +75,7 @@ impl<'a> Records<'a> {
         for r in self.iter() {
             r.control()?;
         }
-        Ok(control::ControlRecords::new(self.iter()))
+        Ok(ControlRecords::new(self.iter()))
     }
     /// Decodes every record's value as a framed KRaft metadata record (a `__cluster_metadata`
     /// data batch's), all at once; the iterator then cannot fail.
@@ -69,7 +83,7 @@ impl<'a> Records<'a> {
         for r in self.iter() {
             r.metadata()?;
         }
-        Ok(control::MetadataRecords::new(self.iter()))
+        Ok(MetadataRecords::new(self.iter()))
     }
 }
 
@@ -136,7 +150,13 @@ impl<'a> Record<'a> {
     /// [`DecodeErrorKind::NullNotAllowed`](crate::DecodeErrorKind).
     pub fn metadata(&self) -> Result<FramedMetadataRecord<'a>, DecodeError> {
         let Some(v) = self.value else {
-            return Err(DecodeError::new_at(K::NullNotAllowed, self.value_at, "MetadataRecordFrame", -1, "records[].value"));
+            return Err(DecodeError::new_at(
+                K::NullNotAllowed,
+                self.value_at,
+                "MetadataRecordFrame",
+                -1,
+                "records[].value",
+            ));
         };
         crate::frame::parse_metadata_record(v).map_err(|e| e.shifted(self.value_at))
     }
@@ -208,7 +228,10 @@ impl<'a> Headers<'a> {
     }
     /// The headers, in order.
     pub fn iter(&self) -> HeaderIter<'a> {
-        HeaderIter { rest: self.bytes, left: self.count }
+        HeaderIter {
+            rest: self.bytes,
+            left: self.count,
+        }
     }
 }
 
@@ -266,7 +289,12 @@ impl ExactSizeIterator for HeaderIter<'_> {}
 impl core::iter::FusedIterator for HeaderIter<'_> {}
 
 /// Validates `bytes` (found at `base` in the input) as exactly `count` records.
-pub(crate) fn validate<'a>(bytes: &'a [u8], count: u32, base: usize, name: &'static str) -> Result<Records<'a>, DecodeError> {
+pub(crate) fn validate<'a>(
+    bytes: &'a [u8],
+    count: u32,
+    base: usize,
+    name: &'static str,
+) -> Result<Records<'a>, DecodeError> {
     let mut c = bytes;
     let end = base + bytes.len();
     for _ in 0..count {
@@ -274,7 +302,13 @@ pub(crate) fn validate<'a>(bytes: &'a [u8], count: u32, base: usize, name: &'sta
         read_record(&mut c, at, name)?;
     }
     if !c.is_empty() {
-        return Err(DecodeError::new_at(K::TrailingBytes { count: c.len() }, end - c.len(), name, 2, "records"));
+        return Err(DecodeError::new_at(
+            K::TrailingBytes { count: c.len() },
+            end - c.len(),
+            name,
+            2,
+            "records",
+        ));
     }
     Ok(Records { bytes, count, base })
 }
@@ -287,10 +321,26 @@ fn read_record<'a>(c: &mut &'a [u8], at: usize, name: &'static str) -> Result<Re
     let length = read::varint(c, "records[].length").map_err(|e| e.finish(outer_end, name, 2))?;
     let len_at = at;
     if length < 0 {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(length) }, len_at, name, 2, "records[].length"));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame {
+                value: i64::from(length),
+            },
+            len_at,
+            name,
+            2,
+            "records[].length",
+        ));
     }
     if length as usize > c.len() {
-        return Err(DecodeError::new_at(K::LengthExceedsInput { length: i64::from(length) }, len_at, name, 2, "records[].length"));
+        return Err(DecodeError::new_at(
+            K::LengthExceedsInput {
+                length: i64::from(length),
+            },
+            len_at,
+            name,
+            2,
+            "records[].length",
+        ));
     }
     let head_len = start.len() - c.len();
     let (body, rest) = c.split_at(length as usize);
@@ -310,22 +360,59 @@ fn read_record<'a>(c: &mut &'a [u8], at: usize, name: &'static str) -> Result<Re
     let count_at = body_end - b.len();
     let count = read::varint(b, "records[].headers").map_err(fin)?;
     if count < 0 {
-        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(count) }, count_at, name, 2, "records[].headers"));
+        return Err(DecodeError::new_at(
+            K::InvalidFrame {
+                value: i64::from(count),
+            },
+            count_at,
+            name,
+            2,
+            "records[].headers",
+        ));
     }
     // A header takes at least two bytes (two one-byte varints).
     if count as usize > b.len() / 2 {
-        return Err(DecodeError::new_at(K::LengthExceedsInput { length: i64::from(count) }, count_at, name, 2, "records[].headers"));
+        return Err(DecodeError::new_at(
+            K::LengthExceedsInput {
+                length: i64::from(count),
+            },
+            count_at,
+            name,
+            2,
+            "records[].headers",
+        ));
     }
     let headers_start: &'a [u8] = b;
     for _ in 0..count {
         read_header(b, body_end, name)?;
     }
-    let headers = Headers { bytes: headers_start.get(..headers_start.len() - b.len()).unwrap_or(&[]), count: count as u32 };
+    let headers = Headers {
+        bytes: headers_start.get(..headers_start.len() - b.len()).unwrap_or(&[]),
+        count: count as u32,
+    };
     if !b.is_empty() {
         // The record's length said more than its fields took.
-        return Err(DecodeError::new_at(K::TrailingBytes { count: b.len() }, body_end - b.len(), name, 2, "records[].length"));
+        return Err(DecodeError::new_at(
+            K::TrailingBytes { count: b.len() },
+            body_end - b.len(),
+            name,
+            2,
+            "records[].length",
+        ));
     }
-    Ok(Record { length, attributes, timestamp_delta, offset_delta, key, value, headers, position: at, key_at, value_at, bytes })
+    Ok(Record {
+        length,
+        attributes,
+        timestamp_delta,
+        offset_delta,
+        key,
+        value,
+        headers,
+        position: at,
+        key_at,
+        value_at,
+        bytes,
+    })
 }
 
 /// A varint length (-1 or less is null) and that many bytes. Returns the bytes and the
@@ -343,7 +430,13 @@ fn nullable<'a>(
         return Ok((None, data_at));
     }
     if len as usize > b.len() {
-        return Err(DecodeError::new_at(K::LengthExceedsInput { length: i64::from(len) }, at, name, 2, f));
+        return Err(DecodeError::new_at(
+            K::LengthExceedsInput { length: i64::from(len) },
+            at,
+            name,
+            2,
+            f,
+        ));
     }
     let (d, rest) = b.split_at(len as usize);
     *b = rest;
@@ -356,10 +449,24 @@ fn read_header<'a>(b: &mut &'a [u8], end: usize, name: &'static str) -> Result<H
     let at = end.wrapping_sub(b.len());
     let key_len = read::varint(b, "records[].headers[].key").map_err(|e| e.finish(end, name, 2))?;
     if key_len < 0 {
-        return Err(DecodeError::new_at(K::NullNotAllowed, at, name, 2, "records[].headers[].key"));
+        return Err(DecodeError::new_at(
+            K::NullNotAllowed,
+            at,
+            name,
+            2,
+            "records[].headers[].key",
+        ));
     }
     if key_len as usize > b.len() {
-        return Err(DecodeError::new_at(K::LengthExceedsInput { length: i64::from(key_len) }, at, name, 2, "records[].headers[].key"));
+        return Err(DecodeError::new_at(
+            K::LengthExceedsInput {
+                length: i64::from(key_len),
+            },
+            at,
+            name,
+            2,
+            "records[].headers[].key",
+        ));
     }
     let (key, rest) = b.split_at(key_len as usize);
     *b = rest;

@@ -56,7 +56,11 @@ struct Report {
 
 impl Report {
     fn new(quiet: bool) -> Report {
-        Report { passed: 0, failed: 0, quiet }
+        Report {
+            passed: 0,
+            failed: 0,
+            quiet,
+        }
     }
     fn pass(&mut self, what: &str) {
         if !self.quiet {
@@ -91,7 +95,9 @@ struct Broker {
 impl Broker {
     /// Asks the broker to shut down (SIGTERM) and waits up to 60 s, then kills it.
     fn stop(&mut self) -> Result<(), String> {
-        let Some(mut child) = self.child.take() else { return Ok(()) };
+        let Some(mut child) = self.child.take() else {
+            return Ok(());
+        };
         let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(60) {
@@ -171,7 +177,9 @@ fn random_cluster_id() -> Result<String, String> {
 
 fn random_base64_id() -> Result<String, String> {
     let mut b = [0u8; 16];
-    std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut b)).map_err(|e| format!("/dev/urandom: {e}"))?;
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut b))
+        .map_err(|e| format!("/dev/urandom: {e}"))?;
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut bits = 0u32;
     let mut n = 0;
@@ -219,16 +227,31 @@ fn start_broker(classpath: &str, keep: bool, report: &mut Report) -> Result<(Bro
     let format_log = dir.join("format.log");
     let out = std::fs::File::create(&format_log).map_err(|e| e.to_string())?;
     let status = Command::new("java")
-        .args(["-Xmx256m", "-cp", &cp, "kafka.tools.StorageTool", "format", "-t", &cluster_id, "-c"])
+        .args([
+            "-Xmx256m",
+            "-cp",
+            &cp,
+            "kafka.tools.StorageTool",
+            "format",
+            "-t",
+            &cluster_id,
+            "-c",
+        ])
         .arg(&props_path)
         .stdout(out.try_clone().map_err(|e| e.to_string())?)
         .stderr(out)
         .status()
         .map_err(|e| format!("running java: {e} (is a JDK installed?)"))?;
     if !status.success() {
-        return Err(format!("formatting the storage failed ({status}):\n{}", tail(&format_log, 20)));
+        return Err(format!(
+            "formatting the storage failed ({status}):\n{}",
+            tail(&format_log, 20)
+        ));
     }
-    report.pass(&format!("storage formatted with random cluster id {cluster_id} under {}", dir.display()));
+    report.pass(&format!(
+        "storage formatted with random cluster id {cluster_id} under {}",
+        dir.display()
+    ));
 
     let log = std::fs::File::create(dir.join("broker.log")).map_err(|e| e.to_string())?;
     let child = Command::new("java")
@@ -239,7 +262,15 @@ fn start_broker(classpath: &str, keep: bool, report: &mut Report) -> Result<(Bro
         .stderr(log)
         .spawn()
         .map_err(|e| format!("starting the broker: {e}"))?;
-    Ok((Broker { child: Some(child), dir, port, keep }, cluster_id))
+    Ok((
+        Broker {
+            child: Some(child),
+            dir,
+            port,
+            keep,
+        },
+        cluster_id,
+    ))
 }
 
 /// One connection to the broker, speaking through kafka-wire.
@@ -251,9 +282,14 @@ struct Conn {
 impl Conn {
     fn open(port: u16) -> Result<Conn, String> {
         let stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| format!("connect: {e}"))?;
-        stream.set_read_timeout(Some(Duration::from_secs(30))).map_err(|e| e.to_string())?;
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .map_err(|e| e.to_string())?;
         stream.set_nodelay(true).ok();
-        Ok(Conn { stream, correlation_id: 0 })
+        Ok(Conn {
+            stream,
+            correlation_id: 0,
+        })
     }
 
     /// Sends `req` at `version`, reads the response frame, decodes it strictly, checks that
@@ -290,33 +326,52 @@ impl Conn {
             ..RequestHeader::DEFAULT
         };
         let mut frame = vec![0u8; 4];
-        header.encode(&mut frame, key.request_header_version(version)).map_err(|e| e.to_string())?;
+        header
+            .encode(&mut frame, key.request_header_version(version))
+            .map_err(|e| e.to_string())?;
         encode_body(&mut frame).map_err(|e| format!("encoding the {key:?} v{version} request: {e}"))?;
         let size = (frame.len() - 4) as i32;
         frame[..4].copy_from_slice(&size.to_be_bytes());
-        self.stream.write_all(&frame).map_err(|e| format!("send {key:?} v{version}: {e}"))?;
+        self.stream
+            .write_all(&frame)
+            .map_err(|e| format!("send {key:?} v{version}: {e}"))?;
 
         let mut size = [0u8; 4];
-        self.stream.read_exact(&mut size).map_err(|e| format!("read {key:?} v{version} response: {e}"))?;
+        self.stream
+            .read_exact(&mut size)
+            .map_err(|e| format!("read {key:?} v{version} response: {e}"))?;
         let n = i32::from_be_bytes(size);
         if !(0..=256 << 20).contains(&n) {
             return Err(format!("{key:?} v{version}: response size {n}"));
         }
         let mut payload = vec![0u8; n as usize];
-        self.stream.read_exact(&mut payload).map_err(|e| format!("read {key:?} v{version} response: {e}"))?;
+        self.stream
+            .read_exact(&mut payload)
+            .map_err(|e| format!("read {key:?} v{version} response: {e}"))?;
         let what = format!("{key:?} v{version} response ({n} bytes)");
         let f = parse_response(&payload, key, version, Mode::Strict)
             .map_err(|e| format!("{what}: strict decode failed: {e}; the frame: {}", hex(&payload)))?;
         if f.header.correlation_id != self.correlation_id {
-            return Err(format!("{what}: correlation id {} (sent {})", f.header.correlation_id, self.correlation_id));
+            return Err(format!(
+                "{what}: correlation id {} (sent {})",
+                f.header.correlation_id, self.correlation_id
+            ));
         }
         let mut again = Vec::new();
-        f.header.encode(&mut again, f.header_version).map_err(|e| format!("{what}: re-encoding the header: {e}"))?;
-        f.body.encode(&mut again, version).map_err(|e| format!("{what}: re-encoding the body: {e}"))?;
+        f.header
+            .encode(&mut again, f.header_version)
+            .map_err(|e| format!("{what}: re-encoding the header: {e}"))?;
+        f.body
+            .encode(&mut again, version)
+            .map_err(|e| format!("{what}: re-encoding the body: {e}"))?;
         if again == payload {
             report.pass(&format!("{what} decoded (strict) and re-encoded byte for byte"));
         } else {
-            let at = again.iter().zip(&payload).position(|(a, b)| a != b).unwrap_or(again.len().min(payload.len()));
+            let at = again
+                .iter()
+                .zip(&payload)
+                .position(|(a, b)| a != b)
+                .unwrap_or(again.len().min(payload.len()));
             report.fail(&format!(
                 "{what}: re-encoding differs at byte {at} ({} bytes re-encoded): broker {}, ours {}; the broker's frame: {}",
                 again.len(),
@@ -337,11 +392,21 @@ fn hex(b: &[u8]) -> String {
 /// Highest version both the broker and kafka-wire support (kafka-wire's unstable latest left out).
 fn negotiate(broker: &BTreeMap<i16, (i16, i16)>, key: ApiKey) -> Result<i16, String> {
     let info = key.request_info();
-    let ours = if info.latest_version_unstable { info.max_version - 1 } else { info.max_version };
-    let (bmin, bmax) = broker.get(&key.id()).copied().ok_or_else(|| format!("the broker does not offer {key:?}"))?;
+    let ours = if info.latest_version_unstable {
+        info.max_version - 1
+    } else {
+        info.max_version
+    };
+    let (bmin, bmax) = broker
+        .get(&key.id())
+        .copied()
+        .ok_or_else(|| format!("the broker does not offer {key:?}"))?;
     let v = ours.min(bmax);
     if v < bmin.max(info.min_version) {
-        return Err(format!("no common version of {key:?}: broker {bmin}-{bmax}, ours {}-{ours}", info.min_version));
+        return Err(format!(
+            "no common version of {key:?}: broker {bmin}-{bmax}, ours {}-{ours}",
+            info.min_version
+        ));
     }
     Ok(v)
 }
@@ -356,10 +421,16 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
     let start = Instant::now();
     let (mut conn, versions) = loop {
         if let Some(Ok(Some(status))) = broker.child.as_mut().map(|c| c.try_wait()) {
-            return Err(format!("the broker exited early ({status}):\n{}", tail(&broker_log, 30)));
+            return Err(format!(
+                "the broker exited early ({status}):\n{}",
+                tail(&broker_log, 30)
+            ));
         }
         if start.elapsed() > Duration::from_secs(120) {
-            return Err(format!("the broker was not ready within 120 s:\n{}", tail(&broker_log, 30)));
+            return Err(format!(
+                "the broker was not ready within 120 s:\n{}",
+                tail(&broker_log, 30)
+            ));
         }
         if let Ok(mut c) = Conn::open(port) {
             let req = api_versions_request::owned::ApiVersionsRequest {
@@ -368,13 +439,22 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
                 ..Default::default()
             };
             let mut quiet = Report::new(true);
-            if let Ok(r) = c.call::<_, api_versions_response::owned::ApiVersionsResponse>(ApiKey::ApiVersions, 3, &req, &mut quiet) {
+            if let Ok(r) =
+                c.call::<_, api_versions_response::owned::ApiVersionsResponse>(ApiKey::ApiVersions, 3, &req, &mut quiet)
+            {
                 if quiet.failed > 0 {
                     report.fail("ApiVersions v3: re-encoding the broker's response gave different bytes");
                 }
                 if r.error_code == 0 {
-                    report.pass(&format!("broker ready on 127.0.0.1:{port} after {:.1}s; ApiVersions v3 answered", start.elapsed().as_secs_f64()));
-                    let versions: BTreeMap<i16, (i16, i16)> = r.api_keys.iter().map(|k| (k.api_key, (k.min_version, k.max_version))).collect();
+                    report.pass(&format!(
+                        "broker ready on 127.0.0.1:{port} after {:.1}s; ApiVersions v3 answered",
+                        start.elapsed().as_secs_f64()
+                    ));
+                    let versions: BTreeMap<i16, (i16, i16)> = r
+                        .api_keys
+                        .iter()
+                        .map(|k| (k.api_key, (k.min_version, k.max_version)))
+                        .collect();
                     break (c, versions);
                 }
             }
@@ -397,14 +477,24 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
     let mut newer = Vec::new();
     for k in &r.api_keys {
         match ApiKey::from_i16(k.api_key) {
-            Some(key) if k.max_version > key.request_info().max_version => newer.push(format!("{key:?} v{}", k.max_version)),
+            Some(key) if k.max_version > key.request_info().max_version => {
+                newer.push(format!("{key:?} v{}", k.max_version))
+            }
             Some(_) => {}
             None => newer.push(format!("unknown API key {}", k.api_key)),
         }
     }
     report.check(
         r.error_code == 0 && newer.is_empty(),
-        &format!("ApiVersions v{v}: {} APIs, every one known to kafka-wire at its highest version{}", r.api_keys.len(), if newer.is_empty() { String::new() } else { format!("; beyond us: {newer:?}") }),
+        &format!(
+            "ApiVersions v{v}: {} APIs, every one known to kafka-wire at its highest version{}",
+            r.api_keys.len(),
+            if newer.is_empty() {
+                String::new()
+            } else {
+                format!("; beyond us: {newer:?}")
+            }
+        ),
     );
 
     // ApiVersions v5 (KIP-1242) names the cluster and node the client means to reach: the
@@ -431,18 +521,37 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
             )?;
             report.check(
                 r.error_code == want,
-                &format!("ApiVersions v{v} naming {what} ({cid}, node {node}): error {} (expected {want}), {} APIs", r.error_code, r.api_keys.len()),
+                &format!(
+                    "ApiVersions v{v} naming {what} ({cid}, node {node}): error {} (expected {want}), {} APIs",
+                    r.error_code,
+                    r.api_keys.len()
+                ),
             );
         }
     }
 
     // Metadata: the broker and the cluster id we formatted with.
     let mv = negotiate(&versions, ApiKey::Metadata)?;
-    let md: metadata_response::owned::MetadataResponse =
-        conn.call(ApiKey::Metadata, mv, &metadata_request::owned::MetadataRequest { topics: None, ..Default::default() }, report)?;
+    let md: metadata_response::owned::MetadataResponse = conn.call(
+        ApiKey::Metadata,
+        mv,
+        &metadata_request::owned::MetadataRequest {
+            topics: None,
+            ..Default::default()
+        },
+        report,
+    )?;
     report.check(
-        md.cluster_id.as_deref() == Some(cluster_id.as_str()) && md.brokers.iter().any(|b| b.node_id == 1 && b.port == i32::from(port)),
-        &format!("Metadata v{mv}: cluster id {:?}, brokers {:?}", md.cluster_id, md.brokers.iter().map(|b| (b.node_id, b.host.clone(), b.port)).collect::<Vec<_>>()),
+        md.cluster_id.as_deref() == Some(cluster_id.as_str())
+            && md.brokers.iter().any(|b| b.node_id == 1 && b.port == i32::from(port)),
+        &format!(
+            "Metadata v{mv}: cluster id {:?}, brokers {:?}",
+            md.cluster_id,
+            md.brokers
+                .iter()
+                .map(|b| (b.node_id, b.host.clone(), b.port))
+                .collect::<Vec<_>>()
+        ),
     );
 
     // CreateTopics.
@@ -466,7 +575,10 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
     let topic_id = created.map(|t| t.topic_id).unwrap_or_default();
     report.check(
         created.is_some_and(|t| t.error_code == 0 && t.name == TOPIC) && (cv < 7 || !topic_id.is_nil()),
-        &format!("CreateTopics v{cv}: {TOPIC} created, topic id {topic_id}, error {:?}", created.map(|t| (t.error_code, t.error_message.clone()))),
+        &format!(
+            "CreateTopics v{cv}: {TOPIC} created, topic id {topic_id}, error {:?}",
+            created.map(|t| (t.error_code, t.error_message.clone()))
+        ),
     );
 
     // Wait for the partition to have a leader.
@@ -477,17 +589,29 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
             ApiKey::Metadata,
             mv,
             &metadata_request::owned::MetadataRequest {
-                topics: Some(vec![metadata_request::owned::MetadataRequestTopic { name: Some(TOPIC.into()), ..Default::default() }]),
+                topics: Some(vec![metadata_request::owned::MetadataRequestTopic {
+                    name: Some(TOPIC.into()),
+                    ..Default::default()
+                }]),
                 ..Default::default()
             },
             &mut quiet,
         )?;
         if quiet.failed > 0 {
-            report.fail(&format!("Metadata v{mv} for {TOPIC}: re-encoding the broker's response gave different bytes"));
+            report.fail(&format!(
+                "Metadata v{mv} for {TOPIC}: re-encoding the broker's response gave different bytes"
+            ));
         }
-        let leader = md.topics.first().and_then(|t| t.partitions.first()).map(|p| (p.error_code, p.leader_id));
+        let leader = md
+            .topics
+            .first()
+            .and_then(|t| t.partitions.first())
+            .map(|p| (p.error_code, p.leader_id));
         if leader == Some((0, 1)) {
-            report.pass(&format!("Metadata v{mv}: partition 0 of {TOPIC} led by node 1 after {:.1}s", start.elapsed().as_secs_f64()));
+            report.pass(&format!(
+                "Metadata v{mv}: partition 0 of {TOPIC} led by node 1 after {:.1}s",
+                start.elapsed().as_secs_f64()
+            ));
             break;
         }
         if start.elapsed() > Duration::from_secs(30) {
@@ -504,7 +628,11 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
         replica_id: -1,
         topics: vec![list_offsets_request::owned::ListOffsetsTopic {
             name: TOPIC.into(),
-            partitions: vec![list_offsets_request::owned::ListOffsetsPartition { partition_index: 0, timestamp, ..Default::default() }],
+            partitions: vec![list_offsets_request::owned::ListOffsetsPartition {
+                partition_index: 0,
+                timestamp,
+                ..Default::default()
+            }],
             ..Default::default()
         }],
         timeout_ms: 10_000,
@@ -513,25 +641,42 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
     let start = Instant::now();
     loop {
         let mut quiet = Report::new(true);
-        let lo: list_offsets_response::owned::ListOffsetsResponse = conn.call(ApiKey::ListOffsets, lv, &list_offsets(-1), &mut quiet)?;
+        let lo: list_offsets_response::owned::ListOffsetsResponse =
+            conn.call(ApiKey::ListOffsets, lv, &list_offsets(-1), &mut quiet)?;
         if quiet.failed > 0 {
-            report.fail(&format!("ListOffsets v{lv}: re-encoding the broker's response gave different bytes"));
+            report.fail(&format!(
+                "ListOffsets v{lv}: re-encoding the broker's response gave different bytes"
+            ));
         }
-        let e = lo.topics.first().and_then(|t| t.partitions.first()).map(|p| p.error_code);
+        let e = lo
+            .topics
+            .first()
+            .and_then(|t| t.partitions.first())
+            .map(|p| p.error_code);
         if e == Some(0) {
-            report.pass(&format!("ListOffsets v{lv}: partition 0 of {TOPIC} ready after {:.1}s", start.elapsed().as_secs_f64()));
+            report.pass(&format!(
+                "ListOffsets v{lv}: partition 0 of {TOPIC} ready after {:.1}s",
+                start.elapsed().as_secs_f64()
+            ));
             break;
         }
         if start.elapsed() > Duration::from_secs(30) {
-            return Err(format!("partition 0 of {TOPIC} not ready after 30 s: ListOffsets error {e:?}"));
+            return Err(format!(
+                "partition 0 of {TOPIC} not ready after 30 s: ListOffsets error {e:?}"
+            ));
         }
         std::thread::sleep(Duration::from_millis(200));
     }
 
     // Produce two batches we built.
     let keys: Vec<String> = (0..8).map(|i| format!("key-{i}")).collect();
-    let values: Vec<String> = (0..8).map(|i| format!("value {i}: produced by kafka-wire to a real Kafka 4.4.0 broker")).collect();
-    let hdr = [NewHeader::new("origin", Some(b"kafka-wire")), NewHeader::new("empty", None)];
+    let values: Vec<String> = (0..8)
+        .map(|i| format!("value {i}: produced by kafka-wire to a real Kafka 4.4.0 broker"))
+        .collect();
+    let hdr = [
+        NewHeader::new("origin", Some(b"kafka-wire")),
+        NewHeader::new("empty", None),
+    ];
     let base_ts = 1_760_000_000_000i64;
     let mut sent = Vec::new(); // (offset, timestamp, key, value, with headers)
     let pv = negotiate(&versions, ApiKey::Produce)?;
@@ -550,12 +695,22 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
             .collect();
         let batch_ts = base_ts + b as i64 * 1000;
         for (d, i) in range.clone().enumerate() {
-            sent.push((i as i64, batch_ts + d as i64 * 7, if i == 6 { None } else { Some(keys[i].clone()) }, values[i].clone(), i % 2 == 0));
+            sent.push((
+                i as i64,
+                batch_ts + d as i64 * 7,
+                if i == 6 { None } else { Some(keys[i].clone()) },
+                values[i].clone(),
+                i % 2 == 0,
+            ));
         }
         let mut batch = Vec::new();
-        BatchBuilder { base_timestamp: batch_ts, records: BatchRecords::Plain(&recs), ..BatchBuilder::DEFAULT }
-            .encode(&mut batch)
-            .map_err(|e| e.to_string())?;
+        BatchBuilder {
+            base_timestamp: batch_ts,
+            records: BatchRecords::Plain(&recs),
+            ..BatchBuilder::DEFAULT
+        }
+        .encode(&mut batch)
+        .map_err(|e| e.to_string())?;
         let pr: produce_response::owned::ProduceResponse = conn.call(
             ApiKey::Produce,
             pv,
@@ -565,7 +720,11 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
                 topic_data: vec![produce_request::owned::TopicProduceData {
                     name: if pv >= 13 { Str::default() } else { TOPIC.into() },
                     topic_id: if pv >= 13 { topic_id } else { Uuid::nil() },
-                    partition_data: vec![produce_request::owned::PartitionProduceData { index: 0, records: Some(batch), ..Default::default() }],
+                    partition_data: vec![produce_request::owned::PartitionProduceData {
+                        index: 0,
+                        records: Some(batch),
+                        ..Default::default()
+                    }],
                     ..Default::default()
                 }],
                 ..Default::default()
@@ -576,14 +735,26 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
         let expect = range.start as i64;
         report.check(
             p.is_some_and(|p| p.error_code == 0 && p.base_offset == expect),
-            &format!("Produce v{pv}: batch {b} of {} records appended at offset {expect}: {:?}", range.len(), p.map(|p| (p.error_code, p.base_offset, p.error_message.clone()))),
+            &format!(
+                "Produce v{pv}: batch {b} of {} records appended at offset {expect}: {:?}",
+                range.len(),
+                p.map(|p| (p.error_code, p.base_offset, p.error_message.clone()))
+            ),
         );
     }
 
     // ListOffsets: the log end offset is the number of records produced.
-    let lo: list_offsets_response::owned::ListOffsetsResponse = conn.call(ApiKey::ListOffsets, lv, &list_offsets(-1), report)?;
-    let end = lo.topics.first().and_then(|t| t.partitions.first()).map(|p| (p.error_code, p.offset));
-    report.check(end == Some((0, sent.len() as i64)), &format!("ListOffsets v{lv}: latest offset {end:?}, expected {}", sent.len()));
+    let lo: list_offsets_response::owned::ListOffsetsResponse =
+        conn.call(ApiKey::ListOffsets, lv, &list_offsets(-1), report)?;
+    let end = lo
+        .topics
+        .first()
+        .and_then(|t| t.partitions.first())
+        .map(|p| (p.error_code, p.offset));
+    report.check(
+        end == Some((0, sent.len() as i64)),
+        &format!("ListOffsets v{lv}: latest offset {end:?}, expected {}", sent.len()),
+    );
     // The other offset specs: earliest (-2), max timestamp (-3), earliest local (-4), latest
     // tiered (-5) and, from v11 (KIP-1023), earliest pending upload (-6). Without tiered storage
     // the last two have no offset to give.
@@ -595,11 +766,19 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
         (-6, "earliest pending upload", None),
     ];
     for &(ts, name, want) in specs.iter().filter(|s| s.0 != -6 || lv >= 11) {
-        let lo: list_offsets_response::owned::ListOffsetsResponse = conn.call(ApiKey::ListOffsets, lv, &list_offsets(ts), report)?;
-        let got = lo.topics.first().and_then(|t| t.partitions.first()).map(|p| (p.error_code, p.offset, p.timestamp));
+        let lo: list_offsets_response::owned::ListOffsetsResponse =
+            conn.call(ApiKey::ListOffsets, lv, &list_offsets(ts), report)?;
+        let got = lo
+            .topics
+            .first()
+            .and_then(|t| t.partitions.first())
+            .map(|p| (p.error_code, p.offset, p.timestamp));
         report.check(
             got.is_some() && (want.is_none() || got.map(|g| (g.0, g.1)) == want),
-            &format!("ListOffsets v{lv} with timestamp {ts} ({name}): (error, offset, timestamp) {got:?}{}", want.map(|w| format!(", expected {w:?}")).unwrap_or_default()),
+            &format!(
+                "ListOffsets v{lv} with timestamp {ts} ({name}): (error, offset, timestamp) {got:?}{}",
+                want.map(|w| format!(", expected {w:?}")).unwrap_or_default()
+            ),
         );
     }
 
@@ -646,12 +825,15 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
                     if !b.is_crc_valid() {
                         return Err(format!("Fetch v{fv}: batch at offset {} has a bad CRC", b.base_offset));
                     }
-                    let Some(rs) = b.records() else { return Err("Fetch: compressed batch".into()) };
+                    let Some(rs) = b.records() else {
+                        return Err("Fetch: compressed batch".into());
+                    };
                     for r in rs.iter() {
                         if b.offset_of(&r) < next {
                             continue;
                         }
-                        let hs: Vec<(Option<&str>, Option<&[u8]>)> = r.headers.iter().map(|h| (h.key_str(), h.value)).collect();
+                        let hs: Vec<(Option<&str>, Option<&[u8]>)> =
+                            r.headers.iter().map(|h| (h.key_str(), h.value)).collect();
                         let with_headers = hs == [(Some("origin"), Some(&b"kafka-wire"[..])), (Some("empty"), None)];
                         if !hs.is_empty() && !with_headers {
                             return Err(format!("Fetch v{fv}: unexpected headers {hs:?}"));
@@ -670,7 +852,14 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
             }
         }
     }
-    report.check(got == sent, &format!("Fetch v{fv}: the {} records fetched equal the {} produced (offsets, timestamps, keys, values, headers)", got.len(), sent.len()));
+    report.check(
+        got == sent,
+        &format!(
+            "Fetch v{fv}: the {} records fetched equal the {} produced (offsets, timestamps, keys, values, headers)",
+            got.len(),
+            sent.len()
+        ),
+    );
     if got != sent {
         println!("  produced: {sent:?}\n  fetched:  {got:?}");
     }
@@ -692,7 +881,11 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
 /// Every version both sides support: the range to sweep.
 fn common_versions(broker: &BTreeMap<i16, (i16, i16)>, key: ApiKey) -> Vec<i16> {
     let info = key.request_info();
-    let ours = if info.latest_version_unstable { info.max_version - 1 } else { info.max_version };
+    let ours = if info.latest_version_unstable {
+        info.max_version - 1
+    } else {
+        info.max_version
+    };
     match broker.get(&key.id()) {
         Some(&(bmin, bmax)) => (bmin.max(info.min_version)..=bmax.min(ours)).collect(),
         None => Vec::new(),
@@ -702,7 +895,12 @@ fn common_versions(broker: &BTreeMap<i16, (i16, i16)>, key: ApiKey) -> Vec<i16> 
 /// A consumer group with one member, through the classic group APIs at the highest common
 /// versions: JoinGroup (twice: the broker first asks for a member id), SyncGroup with our own
 /// assignment, Heartbeat, OffsetCommit, OffsetFetch, LeaveGroup.
-fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: Uuid, report: &mut Report) -> Result<(), String> {
+fn group_flow(
+    conn: &mut Conn,
+    versions: &BTreeMap<i16, (i16, i16)>,
+    topic_id: Uuid,
+    report: &mut Report,
+) -> Result<(), String> {
     use kafka_wire::messages::*;
     const GROUP: &str = "kwire-broker-group";
     let v = negotiate(versions, ApiKey::FindCoordinator)?;
@@ -716,7 +914,11 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
         },
         report,
     )?;
-    let node = if v >= 4 { fc.coordinators.first().map(|c| (c.error_code, c.node_id)) } else { Some((fc.error_code, fc.node_id)) };
+    let node = if v >= 4 {
+        fc.coordinators.first().map(|c| (c.error_code, c.node_id))
+    } else {
+        Some((fc.error_code, fc.node_id))
+    };
     if node != Some((0, 1)) {
         // The offsets topic may still be being created: ask again until it is ready.
         let start = Instant::now();
@@ -732,12 +934,18 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
                 },
                 &mut Report::new(true),
             )?;
-            let node = if v >= 4 { fc.coordinators.first().map(|c| (c.error_code, c.node_id)) } else { Some((fc.error_code, fc.node_id)) };
+            let node = if v >= 4 {
+                fc.coordinators.first().map(|c| (c.error_code, c.node_id))
+            } else {
+                Some((fc.error_code, fc.node_id))
+            };
             if node == Some((0, 1)) {
                 break;
             }
             if start.elapsed() > Duration::from_secs(60) {
-                return Err(format!("FindCoordinator v{v}: no coordinator for {GROUP} after 60 s: {node:?}"));
+                return Err(format!(
+                    "FindCoordinator v{v}: no coordinator for {GROUP} after 60 s: {node:?}"
+                ));
             }
         }
     }
@@ -773,22 +981,38 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
         let mut quiet = Report::new(true);
         jr = conn.call(ApiKey::JoinGroup, jv, &join(""), &mut quiet)?;
         if quiet.failed > 0 {
-            report.fail(&format!("JoinGroup v{jv}: re-encoding the broker's response gave different bytes"));
+            report.fail(&format!(
+                "JoinGroup v{jv}: re-encoding the broker's response gave different bytes"
+            ));
         }
         if !(14..=16).contains(&jr.error_code) || start.elapsed() > Duration::from_secs(60) {
-            report.pass(&format!("JoinGroup v{jv} response decoded (strict) and re-encoded byte for byte"));
+            report.pass(&format!(
+                "JoinGroup v{jv} response decoded (strict) and re-encoded byte for byte"
+            ));
             break;
         }
         std::thread::sleep(Duration::from_millis(500));
     }
     if jr.error_code == 79 {
         // MEMBER_ID_REQUIRED: join again with the id the broker gave.
-        report.pass(&format!("JoinGroup v{jv}: MEMBER_ID_REQUIRED with member id {}", jr.member_id));
+        report.pass(&format!(
+            "JoinGroup v{jv}: MEMBER_ID_REQUIRED with member id {}",
+            jr.member_id
+        ));
         let id = jr.member_id.clone();
         jr = conn.call(ApiKey::JoinGroup, jv, &join(&id), report)?;
     }
     let ok = jr.error_code == 0 && jr.leader == jr.member_id && jr.members.len() == 1;
-    report.check(ok, &format!("JoinGroup v{jv}: error {}, generation {}, leader {}, {} member(s)", jr.error_code, jr.generation_id, jr.leader, jr.members.len()));
+    report.check(
+        ok,
+        &format!(
+            "JoinGroup v{jv}: error {}, generation {}, leader {}, {} member(s)",
+            jr.error_code,
+            jr.generation_id,
+            jr.leader,
+            jr.members.len()
+        ),
+    );
     if !ok {
         return Ok(());
     }
@@ -820,7 +1044,10 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
         },
         report,
     )?;
-    report.check(sr.error_code == 0 && sr.assignment == assignment, &format!("SyncGroup v{sv}: error {}, our assignment handed back", sr.error_code));
+    report.check(
+        sr.error_code == 0 && sr.assignment == assignment,
+        &format!("SyncGroup v{sv}: error {}, our assignment handed back", sr.error_code),
+    );
     let hv = negotiate(versions, ApiKey::Heartbeat)?;
     let hr: heartbeat_response::owned::HeartbeatResponse = conn.call(
         ApiKey::Heartbeat,
@@ -857,8 +1084,15 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
         },
         report,
     )?;
-    let e = cr.topics.first().and_then(|t| t.partitions.first()).map(|p| p.error_code);
-    report.check(e == Some(0), &format!("OffsetCommit v{cv}: offset 8 committed, error {e:?}"));
+    let e = cr
+        .topics
+        .first()
+        .and_then(|t| t.partitions.first())
+        .map(|p| p.error_code);
+    report.check(
+        e == Some(0),
+        &format!("OffsetCommit v{cv}: offset 8 committed, error {e:?}"),
+    );
     let fv = negotiate(versions, ApiKey::OffsetFetch)?;
     let req = if fv >= 8 {
         offset_fetch_request::owned::OffsetFetchRequest {
@@ -887,11 +1121,21 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
     };
     let fr: offset_fetch_response::owned::OffsetFetchResponse = conn.call(ApiKey::OffsetFetch, fv, &req, report)?;
     let got = if fv >= 8 {
-        fr.groups.first().and_then(|g| g.topics.first()).and_then(|t| t.partitions.first()).map(|p| (p.committed_offset, p.metadata.clone()))
+        fr.groups
+            .first()
+            .and_then(|g| g.topics.first())
+            .and_then(|t| t.partitions.first())
+            .map(|p| (p.committed_offset, p.metadata.clone()))
     } else {
-        fr.topics.first().and_then(|t| t.partitions.first()).map(|p| (p.committed_offset, p.metadata.clone()))
+        fr.topics
+            .first()
+            .and_then(|t| t.partitions.first())
+            .map(|p| (p.committed_offset, p.metadata.clone()))
     };
-    report.check(got == Some((8, Some("kwire".into()))), &format!("OffsetFetch v{fv}: committed offset and metadata {got:?}"));
+    report.check(
+        got == Some((8, Some("kwire".into()))),
+        &format!("OffsetFetch v{fv}: committed offset and metadata {got:?}"),
+    );
     let lv = negotiate(versions, ApiKey::LeaveGroup)?;
     let lr: leave_group_response::owned::LeaveGroupResponse = conn.call(
         ApiKey::LeaveGroup,
@@ -900,7 +1144,10 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
             group_id: GROUP.into(),
             member_id: if lv < 3 { jr.member_id.clone() } else { Str::default() },
             members: if lv >= 3 {
-                vec![leave_group_request::owned::MemberIdentity { member_id: jr.member_id.clone(), ..Default::default() }]
+                vec![leave_group_request::owned::MemberIdentity {
+                    member_id: jr.member_id.clone(),
+                    ..Default::default()
+                }]
             } else {
                 Vec::new()
             },
@@ -908,7 +1155,10 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
         },
         report,
     )?;
-    report.check(lr.error_code == 0, &format!("LeaveGroup v{lv}: error {}", lr.error_code));
+    report.check(
+        lr.error_code == 0,
+        &format!("LeaveGroup v{lv}: error {}", lr.error_code),
+    );
     Ok(())
 }
 
@@ -949,36 +1199,51 @@ fn sweep(
     let by_name = |v: i16, since: i16| if v >= since { Str::default() } else { TOPIC.into() };
     let by_id = |v: i16, since: i16| if v >= since { topic_id } else { Uuid::nil() };
 
-    sweep_api!(ApiKey::ApiVersions, api_versions_response::owned::ApiVersionsResponse, |v| {
-        api_versions_request::owned::ApiVersionsRequest {
-            client_software_name: if v >= 3 { "kwire-broker-check".into() } else { Str::default() },
-            client_software_version: if v >= 3 { "0.1.0".into() } else { Str::default() },
-            ..Default::default()
+    sweep_api!(
+        ApiKey::ApiVersions,
+        api_versions_response::owned::ApiVersionsResponse,
+        |v| {
+            api_versions_request::owned::ApiVersionsRequest {
+                client_software_name: if v >= 3 {
+                    "kwire-broker-check".into()
+                } else {
+                    Str::default()
+                },
+                client_software_version: if v >= 3 { "0.1.0".into() } else { Str::default() },
+                ..Default::default()
+            }
         }
-    });
+    );
     sweep_api!(ApiKey::Metadata, metadata_response::owned::MetadataResponse, |v| {
         metadata_request::owned::MetadataRequest {
-            topics: Some(vec![metadata_request::owned::MetadataRequestTopic { name: Some(TOPIC.into()), ..Default::default() }]),
+            topics: Some(vec![metadata_request::owned::MetadataRequestTopic {
+                name: Some(TOPIC.into()),
+                ..Default::default()
+            }]),
             allow_auto_topic_creation: v < 4,
             ..Default::default()
         }
     });
-    sweep_api!(ApiKey::ListOffsets, list_offsets_response::owned::ListOffsetsResponse, |v| {
-        list_offsets_request::owned::ListOffsetsRequest {
-            replica_id: -1,
-            topics: vec![list_offsets_request::owned::ListOffsetsTopic {
-                name: TOPIC.into(),
-                partitions: vec![list_offsets_request::owned::ListOffsetsPartition {
-                    partition_index: 0,
-                    timestamp: -2,
+    sweep_api!(
+        ApiKey::ListOffsets,
+        list_offsets_response::owned::ListOffsetsResponse,
+        |v| {
+            list_offsets_request::owned::ListOffsetsRequest {
+                replica_id: -1,
+                topics: vec![list_offsets_request::owned::ListOffsetsTopic {
+                    name: TOPIC.into(),
+                    partitions: vec![list_offsets_request::owned::ListOffsetsPartition {
+                        partition_index: 0,
+                        timestamp: -2,
+                        ..Default::default()
+                    }],
                     ..Default::default()
                 }],
+                timeout_ms: if v >= 10 { 10_000 } else { 0 },
                 ..Default::default()
-            }],
-            timeout_ms: if v >= 10 { 10_000 } else { 0 },
-            ..Default::default()
+            }
         }
-    });
+    );
     sweep_api!(ApiKey::Fetch, fetch_response::owned::FetchResponse, |v| {
         fetch_request::owned::FetchRequest {
             replica_id: -1,
@@ -989,7 +1254,12 @@ fn sweep(
             topics: vec![fetch_request::owned::FetchTopic {
                 topic: by_name(v, 13),
                 topic_id: by_id(v, 13),
-                partitions: vec![fetch_request::owned::FetchPartition { partition: 0, fetch_offset: 0, partition_max_bytes: 1 << 20, ..Default::default() }],
+                partitions: vec![fetch_request::owned::FetchPartition {
+                    partition: 0,
+                    fetch_offset: 0,
+                    partition_max_bytes: 1 << 20,
+                    ..Default::default()
+                }],
                 ..Default::default()
             }],
             ..Default::default()
@@ -999,82 +1269,151 @@ fn sweep(
     // Kafka 4 still advertises Produce v0-2 (so that old librdkafka clients keep connecting) but
     // closes the connection on them (KIP-896): sweep from v3.
     let produce = common_versions(versions, ApiKey::Produce);
-    sweep_api!(ApiKey::Produce, produce_response::owned::ProduceResponse, produce.into_iter().filter(|&v| v >= 3), |v| {
-        let rec = [NewRecord { key: Some(b"sweep"), value: Some(&value), ..NewRecord::DEFAULT }];
-        let mut batch = Vec::new();
-        BatchBuilder { base_timestamp: 1_760_000_100_000, records: BatchRecords::Plain(&rec), ..BatchBuilder::DEFAULT }
+    sweep_api!(
+        ApiKey::Produce,
+        produce_response::owned::ProduceResponse,
+        produce.into_iter().filter(|&v| v >= 3),
+        |v| {
+            let rec = [NewRecord {
+                key: Some(b"sweep"),
+                value: Some(&value),
+                ..NewRecord::DEFAULT
+            }];
+            let mut batch = Vec::new();
+            BatchBuilder {
+                base_timestamp: 1_760_000_100_000,
+                records: BatchRecords::Plain(&rec),
+                ..BatchBuilder::DEFAULT
+            }
             .encode(&mut batch)
             .map_err(|e| e.to_string())?;
-        produce_request::owned::ProduceRequest {
-            acks: -1,
-            timeout_ms: 30_000,
-            topic_data: vec![produce_request::owned::TopicProduceData {
-                name: by_name(v, 13),
-                topic_id: by_id(v, 13),
-                partition_data: vec![produce_request::owned::PartitionProduceData { index: 0, records: Some(batch), ..Default::default() }],
+            produce_request::owned::ProduceRequest {
+                acks: -1,
+                timeout_ms: 30_000,
+                topic_data: vec![produce_request::owned::TopicProduceData {
+                    name: by_name(v, 13),
+                    topic_id: by_id(v, 13),
+                    partition_data: vec![produce_request::owned::PartitionProduceData {
+                        index: 0,
+                        records: Some(batch),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
                 ..Default::default()
-            }],
-            ..Default::default()
+            }
         }
-    });
-    sweep_api!(ApiKey::CreateTopics, create_topics_response::owned::CreateTopicsResponse, |v| {
-        create_topics_request::owned::CreateTopicsRequest {
-            topics: vec![create_topics_request::owned::CreatableTopic {
-                name: format!("kwire-validate-only-v{v}").into(),
-                num_partitions: 1,
-                replication_factor: 1,
+    );
+    sweep_api!(
+        ApiKey::CreateTopics,
+        create_topics_response::owned::CreateTopicsResponse,
+        |v| {
+            create_topics_request::owned::CreateTopicsRequest {
+                topics: vec![create_topics_request::owned::CreatableTopic {
+                    name: format!("kwire-validate-only-v{v}").into(),
+                    num_partitions: 1,
+                    replication_factor: 1,
+                    ..Default::default()
+                }],
+                timeout_ms: 10_000,
+                validate_only: v >= 1,
                 ..Default::default()
-            }],
-            timeout_ms: 10_000,
-            validate_only: v >= 1,
-            ..Default::default()
+            }
         }
-    });
-    sweep_api!(ApiKey::DescribeConfigs, describe_configs_response::owned::DescribeConfigsResponse, |v| {
-        describe_configs_request::owned::DescribeConfigsRequest {
-            resources: vec![describe_configs_request::owned::DescribeConfigsResource {
-                resource_type: 2,
-                resource_name: TOPIC.into(),
-                configuration_keys: None,
+    );
+    sweep_api!(
+        ApiKey::DescribeConfigs,
+        describe_configs_response::owned::DescribeConfigsResponse,
+        |v| {
+            describe_configs_request::owned::DescribeConfigsRequest {
+                resources: vec![describe_configs_request::owned::DescribeConfigsResource {
+                    resource_type: 2,
+                    resource_name: TOPIC.into(),
+                    configuration_keys: None,
+                    ..Default::default()
+                }],
+                include_synonyms: v >= 1,
+                include_documentation: v >= 3,
                 ..Default::default()
-            }],
-            include_synonyms: v >= 1,
-            include_documentation: v >= 3,
-            ..Default::default()
+            }
         }
-    });
-    sweep_api!(ApiKey::FindCoordinator, find_coordinator_response::owned::FindCoordinatorResponse, |v| {
-        find_coordinator_request::owned::FindCoordinatorRequest {
-            key: if v < 4 { "kwire-broker-group".into() } else { Str::default() },
-            coordinator_keys: if v >= 4 { vec!["kwire-broker-group".into()] } else { Vec::new() },
-            ..Default::default()
+    );
+    sweep_api!(
+        ApiKey::FindCoordinator,
+        find_coordinator_response::owned::FindCoordinatorResponse,
+        |v| {
+            find_coordinator_request::owned::FindCoordinatorRequest {
+                key: if v < 4 {
+                    "kwire-broker-group".into()
+                } else {
+                    Str::default()
+                },
+                coordinator_keys: if v >= 4 {
+                    vec!["kwire-broker-group".into()]
+                } else {
+                    Vec::new()
+                },
+                ..Default::default()
+            }
         }
-    });
-    sweep_api!(ApiKey::DescribeGroups, describe_groups_response::owned::DescribeGroupsResponse, |v| {
-        let _ = v;
-        describe_groups_request::owned::DescribeGroupsRequest { groups: vec!["kwire-broker-group".into()], ..Default::default() }
-    });
-    sweep_api!(ApiKey::ListGroups, list_groups_response::owned::ListGroupsResponse, |v| {
-        let _ = v;
-        list_groups_request::owned::ListGroupsRequest::default()
-    });
-    sweep_api!(ApiKey::DescribeCluster, describe_cluster_response::owned::DescribeClusterResponse, |v| {
-        let _ = v;
-        describe_cluster_request::owned::DescribeClusterRequest::default()
-    });
-    sweep_api!(ApiKey::InitProducerId, init_producer_id_response::owned::InitProducerIdResponse, |v| {
-        let _ = v;
-        init_producer_id_request::owned::InitProducerIdRequest { transaction_timeout_ms: 60_000, ..Default::default() }
-    });
-    sweep_api!(ApiKey::DescribeTopicPartitions, describe_topic_partitions_response::owned::DescribeTopicPartitionsResponse, |v| {
-        let _ = v;
-        describe_topic_partitions_request::owned::DescribeTopicPartitionsRequest {
-            topics: vec![describe_topic_partitions_request::owned::TopicRequest { name: TOPIC.into(), ..Default::default() }],
-            response_partition_limit: 100,
-            ..Default::default()
+    );
+    sweep_api!(
+        ApiKey::DescribeGroups,
+        describe_groups_response::owned::DescribeGroupsResponse,
+        |v| {
+            let _ = v;
+            describe_groups_request::owned::DescribeGroupsRequest {
+                groups: vec!["kwire-broker-group".into()],
+                ..Default::default()
+            }
         }
-    });
-    report.check(swept > 0, &format!("version sweep: {swept} requests sent, each at a version both the broker and kafka-wire support"));
+    );
+    sweep_api!(
+        ApiKey::ListGroups,
+        list_groups_response::owned::ListGroupsResponse,
+        |v| {
+            let _ = v;
+            list_groups_request::owned::ListGroupsRequest::default()
+        }
+    );
+    sweep_api!(
+        ApiKey::DescribeCluster,
+        describe_cluster_response::owned::DescribeClusterResponse,
+        |v| {
+            let _ = v;
+            describe_cluster_request::owned::DescribeClusterRequest::default()
+        }
+    );
+    sweep_api!(
+        ApiKey::InitProducerId,
+        init_producer_id_response::owned::InitProducerIdResponse,
+        |v| {
+            let _ = v;
+            init_producer_id_request::owned::InitProducerIdRequest {
+                transaction_timeout_ms: 60_000,
+                ..Default::default()
+            }
+        }
+    );
+    sweep_api!(
+        ApiKey::DescribeTopicPartitions,
+        describe_topic_partitions_response::owned::DescribeTopicPartitionsResponse,
+        |v| {
+            let _ = v;
+            describe_topic_partitions_request::owned::DescribeTopicPartitionsRequest {
+                topics: vec![describe_topic_partitions_request::owned::TopicRequest {
+                    name: TOPIC.into(),
+                    ..Default::default()
+                }],
+                response_partition_limit: 100,
+                ..Default::default()
+            }
+        }
+    );
+    report.check(
+        swept > 0,
+        &format!("version sweep: {swept} requests sent, each at a version both the broker and kafka-wire support"),
+    );
     Ok(())
 }
 
@@ -1090,7 +1429,11 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
     }
     // The bootstrap snapshot `kafka-storage format` wrote (the same batch format: a snapshot
     // header and footer as control records around the initial FeatureLevel records).
-    if let Some(b) = dir.parent().map(|p| p.join("bootstrap.checkpoint")).filter(|p| p.exists()) {
+    if let Some(b) = dir
+        .parent()
+        .map(|p| p.join("bootstrap.checkpoint"))
+        .filter(|p| p.exists())
+    {
         segments.push(b);
     }
     let mut types: BTreeMap<String, usize> = BTreeMap::new();
@@ -1119,7 +1462,11 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
             };
             batches += 1;
             let Some(rs) = b.records() else {
-                problems.push(format!("batch at offset {}: compressed ({:?})", b.base_offset, b.compression()));
+                problems.push(format!(
+                    "batch at offset {}: compressed ({:?})",
+                    b.base_offset,
+                    b.compression()
+                ));
                 continue;
             };
             if b.is_control() {
@@ -1141,7 +1488,9 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
                         *types.entry(format!("{:?} v{}", m.record_type, m.version)).or_default() += 1;
                         if is_log {
                             *log_types.entry(format!("{:?}", m.record_type)).or_default() += 1;
-                            *log_versions.entry(format!("{:?} v{}", m.record_type, m.version)).or_default() += 1;
+                            *log_versions
+                                .entry(format!("{:?} v{}", m.record_type, m.version))
+                                .or_default() += 1;
                         }
                         match &m.record {
                             kafka_wire::MetadataRecord::Topic(t) => topic_seen |= is_log && t.name == topic && t.topic_id == topic_id,
@@ -1199,9 +1548,17 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
     for n in &notes {
         println!("  {n}");
     }
-    for want in [MetadataRecordType::Topic, MetadataRecordType::Partition, MetadataRecordType::RegisterBroker, MetadataRecordType::FeatureLevel] {
+    for want in [
+        MetadataRecordType::Topic,
+        MetadataRecordType::Partition,
+        MetadataRecordType::RegisterBroker,
+        MetadataRecordType::FeatureLevel,
+    ] {
         let n = log_types.get(&format!("{want:?}")).copied().unwrap_or(0);
-        report.check(n > 0, &format!("the __cluster_metadata log segments hold {n} {want:?} record(s)"));
+        report.check(
+            n > 0,
+            &format!("the __cluster_metadata log segments hold {n} {want:?} record(s)"),
+        );
     }
     // Record versions Kafka 4.4 added, which a 4.4 broker writes when it registers (its
     // metadata.version has cordoned log directories).
@@ -1209,7 +1566,10 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
         let n = log_versions.get(want).copied().unwrap_or(0);
         report.check(n > 0, &format!("the __cluster_metadata log segments hold {n} {want} record(s) (new in Kafka 4.4), decoded and re-encoded byte for byte"));
     }
-    report.check(topic_seen, &format!("__cluster_metadata: a TopicRecord for {topic} with the id CreateTopics returned ({topic_id})"));
+    report.check(
+        topic_seen,
+        &format!("__cluster_metadata: a TopicRecord for {topic} with the id CreateTopics returned ({topic_id})"),
+    );
     Ok(())
 }
 
@@ -1287,7 +1647,11 @@ fn non_default_request(key: ApiKey, v: i16) -> Option<EncodeFn> {
                     producer_id: 4242,
                     producer_epoch: 0,
                     verify_only: true,
-                    topics: vec![AddPartitionsToTxnTopic { name: TOPIC.into(), partitions: SmallVec::from_slice(&[0]), ..Default::default() }],
+                    topics: vec![AddPartitionsToTxnTopic {
+                        name: TOPIC.into(),
+                        partitions: SmallVec::from_slice(&[0]),
+                        ..Default::default()
+                    }],
                     ..Default::default()
                 }],
                 ..Default::default()
@@ -1315,7 +1679,10 @@ const REFUSED: &[(ApiKey, i16, i16, &str)] =
     &[(ApiKey::Produce, 0, 2, "KIP-896: Kafka 4 still advertises Produce v0-2, so that old librdkafka builds keep connecting, but closes the connection on them")];
 
 fn refused(key: ApiKey, v: i16) -> Option<&'static str> {
-    REFUSED.iter().find(|r| r.0 == key && (r.1..=r.2).contains(&v)).map(|r| r.3)
+    REFUSED
+        .iter()
+        .find(|r| r.0 == key && (r.1..=r.2).contains(&v))
+        .map(|r| r.3)
 }
 
 /// The rest of the version sweep: every (API, version) the broker advertises and kafka-wire
@@ -1323,7 +1690,12 @@ fn refused(key: ApiKey, v: i16) -> Option<&'static str> {
 /// (empty arrays, empty or null strings, zeros: requests that change nothing), and the
 /// broker's answer, usually an error code, must decode strictly and re-encode byte for byte.
 /// Pairs in `REFUSED` must be refused (the connection closed).
-fn sweep_defaults(port: u16, versions: &BTreeMap<i16, (i16, i16)>, covered: &mut BTreeSet<(i16, i16)>, report: &mut Report) -> Result<(), String> {
+fn sweep_defaults(
+    port: u16,
+    versions: &BTreeMap<i16, (i16, i16)>,
+    covered: &mut BTreeSet<(i16, i16)>,
+    report: &mut Report,
+) -> Result<(), String> {
     let mut conn = Conn::open(port)?;
     let (mut sent, mut apis) = (0, BTreeSet::new());
     for &id in versions.keys() {
@@ -1334,7 +1706,9 @@ fn sweep_defaults(port: u16, versions: &BTreeMap<i16, (i16, i16)>, covered: &mut
         };
         // Produce with acks 0 would get no answer at all.
         let body = match body {
-            kafka_wire::RequestBody::Produce(p) => kafka_wire::RequestBody::Produce(kafka_wire::messages::ProduceRequest { acks: -1, ..p }),
+            kafka_wire::RequestBody::Produce(p) => {
+                kafka_wire::RequestBody::Produce(kafka_wire::messages::ProduceRequest { acks: -1, ..p })
+            }
             b => b,
         };
         for v in common_versions(versions, key) {
@@ -1356,10 +1730,14 @@ fn sweep_defaults(port: u16, versions: &BTreeMap<i16, (i16, i16)>, covered: &mut
                 }
                 (Ok(_), Some(why)) => {
                     covered.insert((id, v));
-                    report.fail(&format!("sweep: {key:?} v{v} was answered, but is listed as refused ({why}): take it off the list"));
+                    report.fail(&format!(
+                        "sweep: {key:?} v{v} was answered, but is listed as refused ({why}): take it off the list"
+                    ));
                 }
                 (Err(e), Some(why)) if e.starts_with(&format!("read {key:?} v{v} response")) => {
-                    report.pass(&format!("{key:?} v{v}: the broker closed the connection without answering, as expected ({why})"));
+                    report.pass(&format!(
+                        "{key:?} v{v}: the broker closed the connection without answering, as expected ({why})"
+                    ));
                     conn = Conn::open(port)?;
                 }
                 (Err(e), _) => {
@@ -1383,19 +1761,32 @@ fn sweep_coverage(versions: &BTreeMap<i16, (i16, i16)>, covered: &BTreeSet<(i16,
     let mut line = String::new();
     for (&id, &(min, max)) in versions {
         let key = ApiKey::from_i16(id);
-        line += &format!(" {id}:{}{}", key.map(|k| format!("{k:?}")).unwrap_or_else(|| "?".into()), if min == max { format!(" v{min}") } else { format!(" v{min}-{max}") });
+        line += &format!(
+            " {id}:{}{}",
+            key.map(|k| format!("{k:?}")).unwrap_or_else(|| "?".into()),
+            if min == max {
+                format!(" v{min}")
+            } else {
+                format!(" v{min}-{max}")
+            }
+        );
         for v in min..=max {
             pairs += 1;
             match key {
                 None => unknown.push(format!("API key {id} v{v}")),
-                Some(k) if !k.request_info().is_valid(v) || !k.response_info().is_valid(v) => unknown.push(format!("{k:?} v{v}")),
+                Some(k) if !k.request_info().is_valid(v) || !k.response_info().is_valid(v) => {
+                    unknown.push(format!("{k:?} v{v}"))
+                }
                 Some(_) if covered.contains(&(id, v)) => {}
                 Some(k) if refused(k, v).is_some() => refusals += 1,
                 Some(k) => missed.push(format!("{k:?} v{v}")),
             }
         }
     }
-    println!("  the broker advertises {} APIs, {pairs} (API, version) pairs:{line}", versions.len());
+    println!(
+        "  the broker advertises {} APIs, {pairs} (API, version) pairs:{line}",
+        versions.len()
+    );
     report.check(
         unknown.is_empty() && missed.is_empty(),
         &format!(

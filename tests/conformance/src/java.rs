@@ -31,7 +31,11 @@ pub enum JavaRead {
     /// The generated constructor threw.
     Rejected(String),
     /// Kafka read a value; `remaining` bytes were left unread.
-    Accepted { remaining: usize, hex: Result<String, String>, json: Option<Result<Value, String>> },
+    Accepted {
+        remaining: usize,
+        hex: Result<String, String>,
+        json: Option<Result<Value, String>>,
+    },
 }
 
 pub struct Jvm {
@@ -47,14 +51,26 @@ impl Jvm {
     pub fn start(java_dir: &Path, release: &str) -> Result<Jvm, String> {
         let jar = java_dir.join("harness/target/kwire-conformance-harness.jar");
         let cp_file = java_dir.join(format!("kafka-{release}/target/classpath.txt"));
-        let cp = std::fs::read_to_string(&cp_file).map_err(|e| format!("{}: {e} (run mvn in {} first)", cp_file.display(), java_dir.display()))?;
+        let cp = std::fs::read_to_string(&cp_file)
+            .map_err(|e| format!("{}: {e} (run mvn in {} first)", cp_file.display(), java_dir.display()))?;
         if !jar.exists() {
-            return Err(format!("{} is missing (run mvn package in {} first)", jar.display(), java_dir.display()));
+            return Err(format!(
+                "{} is missing (run mvn package in {} first)",
+                jar.display(),
+                java_dir.display()
+            ));
         }
         let classpath = format!("{}:{}", jar.display(), cp.trim());
         let java = std::env::var("JAVA").unwrap_or_else(|_| "java".into());
         let mut child = Command::new(java)
-            .args(["-Xmx1g", "-Xss8m", "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1", "-Dslf4j.internal.verbosity=WARN", "-cp"])
+            .args([
+                "-Xmx1g",
+                "-Xss8m",
+                "-XX:+UseSerialGC",
+                "-XX:ActiveProcessorCount=1",
+                "-Dslf4j.internal.verbosity=WARN",
+                "-cp",
+            ])
             .arg(classpath)
             .arg("kwire.conformance.Main")
             .stdin(Stdio::piped())
@@ -64,7 +80,13 @@ impl Jvm {
             .map_err(|e| format!("starting java: {e}"))?;
         let stdin = BufWriter::new(child.stdin.take().expect("stdin"));
         let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut jvm = Jvm { release: release.to_string(), child, stdin, stdout, index: Vec::new() };
+        let mut jvm = Jvm {
+            release: release.to_string(),
+            child,
+            stdin,
+            stdout,
+            index: Vec::new(),
+        };
         let idx = jvm.call(&json!({"op": "index"}))?;
         let got = idx["kafkaVersion"].as_str().unwrap_or("?");
         if got != release {
@@ -87,9 +109,16 @@ impl Jvm {
     /// One request, one response.
     pub fn call(&mut self, req: &Value) -> Result<Value, String> {
         let line = serde_json::to_string(req).map_err(|e| e.to_string())?;
-        self.stdin.write_all(line.as_bytes()).and_then(|_| self.stdin.write_all(b"\n")).and_then(|_| self.stdin.flush()).map_err(|e| format!("JVM {}: write: {e}", self.release))?;
+        self.stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| self.stdin.write_all(b"\n"))
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("JVM {}: write: {e}", self.release))?;
         let mut resp = String::new();
-        let n = self.stdout.read_line(&mut resp).map_err(|e| format!("JVM {}: read: {e}", self.release))?;
+        let n = self
+            .stdout
+            .read_line(&mut resp)
+            .map_err(|e| format!("JVM {}: read: {e}", self.release))?;
         if n == 0 {
             return Err(format!("JVM {} exited", self.release));
         }
@@ -101,7 +130,13 @@ impl Jvm {
     }
 
     /// Kafka's random values of `class` at `version`: (bytes, Kafka's JSON, Kafka's own problem).
-    pub fn gen(&mut self, class: &str, version: i16, count: usize, seed: u64) -> Result<(Vec<JavaValue>, Vec<String>), String> {
+    pub fn gen(
+        &mut self,
+        class: &str,
+        version: i16,
+        count: usize,
+        seed: u64,
+    ) -> Result<(Vec<JavaValue>, Vec<String>), String> {
         let r = self.call(&json!({"op": "gen", "class": class, "version": version, "count": count, "seed": seed}))?;
         let mut out = Vec::new();
         for v in r["values"].as_array().into_iter().flatten() {
@@ -112,18 +147,33 @@ impl Jvm {
                 problem: v.get("javaProblem").and_then(Value::as_str).map(str::to_string),
             });
         }
-        let problems = r["problems"].as_array().into_iter().flatten().filter_map(|p| p.as_str().map(str::to_string)).collect();
+        let problems = r["problems"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.as_str().map(str::to_string))
+            .collect();
         Ok((out, problems))
     }
 
     /// Kafka reads each input at `version`.
-    pub fn read(&mut self, class: &str, version: i16, inputs: &[Vec<u8>], want_json: bool) -> Result<Vec<JavaRead>, String> {
+    pub fn read(
+        &mut self,
+        class: &str,
+        version: i16,
+        inputs: &[Vec<u8>],
+        want_json: bool,
+    ) -> Result<Vec<JavaRead>, String> {
         let hexes: Vec<String> = inputs.iter().map(hex::encode).collect();
-        let r = self.call(&json!({"op": "read", "class": class, "version": version, "hexes": hexes, "json": want_json}))?;
+        let r =
+            self.call(&json!({"op": "read", "class": class, "version": version, "hexes": hexes, "json": want_json}))?;
         let mut out = Vec::new();
         for x in r["results"].as_array().into_iter().flatten() {
             if x["ok"].as_bool() == Some(true) {
-                let hex = match (x.get("hex").and_then(Value::as_str), x.get("writeErr").and_then(Value::as_str)) {
+                let hex = match (
+                    x.get("hex").and_then(Value::as_str),
+                    x.get("writeErr").and_then(Value::as_str),
+                ) {
                     (Some(h), _) => Ok(h.to_string()),
                     (None, Some(e)) => Err(e.to_string()),
                     (None, None) => Err("no output".into()),
@@ -133,19 +183,33 @@ impl Jvm {
                     (None, Some(e)) => Some(Err(e.to_string())),
                     (None, None) => None,
                 };
-                out.push(JavaRead::Accepted { remaining: x["remaining"].as_u64().unwrap_or(0) as usize, hex, json });
+                out.push(JavaRead::Accepted {
+                    remaining: x["remaining"].as_u64().unwrap_or(0) as usize,
+                    hex,
+                    json,
+                });
             } else {
                 out.push(JavaRead::Rejected(x["err"].as_str().unwrap_or_default().to_string()));
             }
         }
         if out.len() != inputs.len() {
-            return Err(format!("JVM {}: {} results for {} inputs", self.release, out.len(), inputs.len()));
+            return Err(format!(
+                "JVM {}: {} results for {} inputs",
+                self.release,
+                out.len(),
+                inputs.len()
+            ));
         }
         Ok(out)
     }
 
     /// Kafka's JSON converter reads each JSON value; Kafka's encoding of it.
-    pub fn from_json(&mut self, class: &str, version: i16, jsons: &[Value]) -> Result<Vec<Result<Vec<u8>, String>>, String> {
+    pub fn from_json(
+        &mut self,
+        class: &str,
+        version: i16,
+        jsons: &[Value],
+    ) -> Result<Vec<Result<Vec<u8>, String>>, String> {
         let r = self.call(&json!({"op": "fromJson", "class": class, "version": version, "jsons": jsons}))?;
         Ok(r["results"]
             .as_array()

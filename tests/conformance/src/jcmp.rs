@@ -46,12 +46,15 @@ pub fn normalize(desc: &StructDesc, v: i16, json: &mut Value) {
 /// JSON writes as `""`, losing them).
 pub fn has_nonempty_records(desc: &StructDesc, v: i16, json: &Value) -> bool {
     let Value::Object(map) = json else { return false };
-    desc.fields.iter().filter(|f| f.in_version(v)).any(|f| match (map.get(f.json), f.kind) {
-        (Some(Value::String(s)), Kind::Records) => !s.is_empty(),
-        (Some(Value::Array(items)), Kind::Struct(d)) => items.iter().any(|it| has_nonempty_records(d, v, it)),
-        (Some(val), Kind::Struct(d)) => has_nonempty_records(d, v, val),
-        _ => false,
-    })
+    desc.fields
+        .iter()
+        .filter(|f| f.in_version(v))
+        .any(|f| match (map.get(f.json), f.kind) {
+            (Some(Value::String(s)), Kind::Records) => !s.is_empty(),
+            (Some(Value::Array(items)), Kind::Struct(d)) => items.iter().any(|it| has_nonempty_records(d, v, it)),
+            (Some(val), Kind::Struct(d)) => has_nonempty_records(d, v, val),
+            _ => false,
+        })
 }
 
 /// The first difference between Kafka's JSON and ours, as "path: kafka X, ours Y".

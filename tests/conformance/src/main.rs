@@ -167,20 +167,30 @@ impl Allow {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let (k, r) = line.split_once('|').unwrap_or_else(|| panic!("{}: no '|' in {line:?}", path.display()));
+            let (k, r) = line
+                .split_once('|')
+                .unwrap_or_else(|| panic!("{}: no '|' in {line:?}", path.display()));
             let r = r.trim();
             assert!(!r.is_empty(), "{}: no reason for {k}", path.display());
             let (kind, scope) = match k.split_once(" @ ") {
                 Some((kind, scope)) => (kind.trim().to_string(), Some(scope.trim().to_string())),
                 None => (k.trim().to_string(), None),
             };
-            entries.push(AllowEntry { kind, scope, reason: r.to_string(), used: std::cell::Cell::new(false) });
+            entries.push(AllowEntry {
+                kind,
+                scope,
+                reason: r.to_string(),
+                used: std::cell::Cell::new(false),
+            });
         }
         Allow { entries }
     }
     /// The entry that documents `kind` in `case`, if any.
     fn find(&self, kind: &str, case: &str) -> Option<&AllowEntry> {
-        let e = self.entries.iter().find(|e| pattern_matches(&e.kind, kind) && e.scope.as_ref().is_none_or(|s| pattern_matches(s, case)));
+        let e = self
+            .entries
+            .iter()
+            .find(|e| pattern_matches(&e.kind, kind) && e.scope.as_ref().is_none_or(|s| pattern_matches(s, case)));
         if let Some(e) = e {
             e.used.set(true);
         }
@@ -205,7 +215,10 @@ impl Case {
 
 fn find_class<'j>(index: &'j [JavaMsg], name: &str) -> Option<&'j JavaMsg> {
     let with_data = format!("{name}Data");
-    index.iter().find(|m| m.simple == name).or_else(|| index.iter().find(|m| m.simple == with_data))
+    index
+        .iter()
+        .find(|m| m.simple == name)
+        .or_else(|| index.iter().find(|m| m.simple == with_data))
 }
 
 #[derive(Default, Clone, Copy)]
@@ -224,16 +237,24 @@ fn probe(java_dir: &Path, args: &[String]) {
     let v: i16 = v.parse().unwrap_or_else(|_| usage());
     // `@FILE`: the hex is in FILE (inputs too long for a command line).
     let hx = match hx.strip_prefix('@') {
-        Some(path) => std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}")).trim().to_string(),
+        Some(path) => std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+            .trim()
+            .to_string(),
         None => hx.clone(),
     };
     let input = hex::decode(hx).unwrap_or_else(|_| usage());
-    let e = catalog::ALL.iter().find(|e| e.info.name == name.as_str() && e.group != "testing").unwrap_or_else(|| panic!("no message {name}"));
+    let e = catalog::ALL
+        .iter()
+        .find(|e| e.info.name == name.as_str() && e.group != "testing")
+        .unwrap_or_else(|| panic!("no message {name}"));
     for r in RELEASES {
         let mut jvm = Jvm::start(java_dir, r).unwrap_or_else(|err| panic!("{err}"));
         if let Some(m) = find_class(&jvm.index, name).filter(|m| m.has_version(v)) {
             let m = m.clone();
-            let res = jvm.read(&m.class, v, &[input.clone()], true).unwrap_or_else(|err| panic!("{err}"));
+            let res = jvm
+                .read(&m.class, v, &[input.clone()], true)
+                .unwrap_or_else(|err| panic!("{err}"));
             println!("Kafka {r} ({}): {}", m.class, cut(format!("{:?}", res[0])));
         }
         jvm.quit();
@@ -264,7 +285,10 @@ fn main() {
     let opts = parse_opts();
     let allow = Allow::load(&opts.allow);
     let started = Instant::now();
-    let mut tally = Tally { examples: opts.examples, ..Tally::default() };
+    let mut tally = Tally {
+        examples: opts.examples,
+        ..Tally::default()
+    };
 
     let mut jvms: Vec<Jvm> = Vec::new();
     for r in RELEASES {
@@ -298,12 +322,24 @@ fn main() {
         let c_cur = find_class(&jvms[0].index, e.info.name);
         // 3.9.1's coordinator records were versioned by record type; kafka-wire follows 4.4.0's
         // numbering, so 3.9.1 defines only the records 4.4.0 no longer has.
-        let c391 = if e.group == "coordinator" && c_cur.is_some() { None } else { find_class(&jvms[1].index, e.info.name) };
+        let c391 = if e.group == "coordinator" && c_cur.is_some() {
+            None
+        } else {
+            find_class(&jvms[1].index, e.info.name)
+        };
         if let Some(m) = c_cur.or(c391) {
             let ours = e.info.api_key;
             if m.api_key.is_some() && m.api_key != ours {
-                meta.push(format!("{}: API key {:?} in Kafka, {:?} ours", e.info.name, m.api_key, ours));
-                tally.add("meta:api-key-differs".into(), e.info.name, json!({"kafka": m.api_key, "ours": ours}), &allow);
+                meta.push(format!(
+                    "{}: API key {:?} in Kafka, {:?} ours",
+                    e.info.name, m.api_key, ours
+                ));
+                tally.add(
+                    "meta:api-key-differs".into(),
+                    e.info.name,
+                    json!({"kafka": m.api_key, "ours": ours}),
+                    &allow,
+                );
             }
         }
         for v in e.info.min_version..=e.info.max_version {
@@ -312,13 +348,20 @@ fn main() {
                 (_, Some(m)) if m.has_version(v) => Some((1, m.clone())),
                 _ => None,
             };
-            cases.push(Case { entry: e, version: v, java });
+            cases.push(Case {
+                entry: e,
+                version: v,
+                java,
+            });
         }
     }
     // Kafka's cases that our catalog lacks.
     let mut missing: Vec<String> = Vec::new();
     if only.is_none() {
-        let ours: BTreeSet<(String, i16)> = cases.iter().map(|c| (c.entry.info.name.to_string(), c.version)).collect();
+        let ours: BTreeSet<(String, i16)> = cases
+            .iter()
+            .map(|c| (c.entry.info.name.to_string(), c.version))
+            .collect();
         let names: BTreeSet<&str> = catalog::ALL.iter().map(|e| e.info.name).collect();
         let our_name = |simple: &str| -> String {
             match simple.strip_suffix("Data") {
@@ -328,7 +371,15 @@ fn main() {
         };
         // The same API key, direction and version under another name (ListClientMetricsResources
         // became ListConfigResources in 4.0).
-        let suffix = |n: &str| if n.ends_with("Request") || n.ends_with("RequestData") { 1 } else if n.ends_with("Response") || n.ends_with("ResponseData") { 2 } else { 0 };
+        let suffix = |n: &str| {
+            if n.ends_with("Request") || n.ends_with("RequestData") {
+                1
+            } else if n.ends_with("Response") || n.ends_with("ResponseData") {
+                2
+            } else {
+                0
+            }
+        };
         let by_key: BTreeSet<(i16, u8, i16)> = cases
             .iter()
             .filter(|c| c.entry.group == "messages")
@@ -346,10 +397,17 @@ fn main() {
                     if i == 1 && in_cur.is_some_and(|m4| m4.has_version(v)) {
                         continue;
                     }
-                    let same_key = m.jar.starts_with("kafka-clients") && m.api_key.is_some_and(|k| suffix(&m.simple) > 0 && by_key.contains(&(k, suffix(&m.simple), v)));
+                    let same_key = m.jar.starts_with("kafka-clients")
+                        && m.api_key
+                            .is_some_and(|k| suffix(&m.simple) > 0 && by_key.contains(&(k, suffix(&m.simple), v)));
                     if !ours.contains(&(n.clone(), v)) && !same_key {
                         let id = format!("{n} v{v} (Kafka {})", jvm.release);
-                        tally.add("meta:missing-in-kafka-wire".into(), &id, json!({"class": m.class}), &allow);
+                        tally.add(
+                            "meta:missing-in-kafka-wire".into(),
+                            &id,
+                            json!({"class": m.class}),
+                            &allow,
+                        );
                         missing.push(id);
                     }
                 }
@@ -367,7 +425,10 @@ fn main() {
                 Ok(s) => s,
                 Err(e) => {
                     tally.add("harness:error".into(), &case.id(), json!({"error": e}), &allow);
-                    CaseStats { disagreements: 1, ..CaseStats::default() }
+                    CaseStats {
+                        disagreements: 1,
+                        ..CaseStats::default()
+                    }
                 }
             };
             per_case.push((case.id(), case.entry.group, Some(jvm.release.clone()), stats));
@@ -376,9 +437,17 @@ fn main() {
         eprintln!("Kafka {}: {n} cases in {:.1}s", jvm.release, t0.elapsed().as_secs_f64());
     }
     for case in cases.iter().filter(|c| c.java.is_none()) {
-        let reason = if case.entry.info.provisional { "kafka-wire draft (no Kafka class)" } else { "no Kafka class has this version" };
+        let reason = if case.entry.info.provisional {
+            "kafka-wire draft (no Kafka class)"
+        } else {
+            "no Kafka class has this version"
+        };
         tally.add(
-            if case.entry.info.provisional { "meta:no-kafka-reference:draft".into() } else { "meta:no-kafka-reference".into() },
+            if case.entry.info.provisional {
+                "meta:no-kafka-reference:draft".into()
+            } else {
+                "meta:no-kafka-reference".into()
+            },
             &case.id(),
             json!({"why": reason}),
             &allow,
@@ -399,7 +468,14 @@ fn main() {
 
 fn case_seed(opts: &Opts, case: &Case, part: u64) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ opts.seed.wrapping_mul(0x100_0000_01b3);
-    for b in case.entry.info.name.bytes().chain(case.version.to_be_bytes()).chain(part.to_be_bytes()) {
+    for b in case
+        .entry
+        .info
+        .name
+        .bytes()
+        .chain(case.version.to_be_bytes())
+        .chain(part.to_be_bytes())
+    {
         h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
     }
     h
@@ -419,7 +495,11 @@ fn kind_name(e: &CodecError) -> String {
             let k = format!("{:?}", d.kind());
             k.split([' ', '{', '(']).next().unwrap_or("").to_string()
         }
-        CodecError::Encode(e) => format!("Encode{:?}", e.kind()).split([' ', '{', '(']).next().unwrap_or("").to_string(),
+        CodecError::Encode(e) => format!("Encode{:?}", e.kind())
+            .split([' ', '{', '('])
+            .next()
+            .unwrap_or("")
+            .to_string(),
     }
 }
 
@@ -428,7 +508,9 @@ fn has_unknown_tag(e: &Entry, input: &[u8], v: i16, tag: u32) -> bool {
     fn walk(j: &Value, tag: u32) -> bool {
         match j {
             Value::Object(m) => {
-                m.get("_unknownTaggedFields").and_then(Value::as_array).is_some_and(|a| a.iter().any(|t| t["tag"].as_u64() == Some(u64::from(tag))))
+                m.get("_unknownTaggedFields")
+                    .and_then(Value::as_array)
+                    .is_some_and(|a| a.iter().any(|t| t["tag"].as_u64() == Some(u64::from(tag))))
                     || m.values().any(|x| walk(x, tag))
             }
             Value::Array(a) => a.iter().any(|x| walk(x, tag)),
@@ -477,8 +559,14 @@ fn run_case(jvm: &mut Jvm, case: &Case, opts: &Opts, tally: &mut Tally, allow: &
         for (what, r) in [("view", view), ("owned", owned)] {
             match r {
                 Ok(b) if b == jv.bytes => agreed.push("kafka-to-us bytes"),
-                Ok(b) => local.push((format!("kafka-to-us:{what}-reencoding-differs"), json!({"input": hx, "ours": hex::encode(b)}))),
-                Err(err) => local.push((format!("kafka-to-us:{what}-rejects:{}", kind_name(&err)), json!({"input": hx, "ours": err.to_string()}))),
+                Ok(b) => local.push((
+                    format!("kafka-to-us:{what}-reencoding-differs"),
+                    json!({"input": hx, "ours": hex::encode(b)}),
+                )),
+                Err(err) => local.push((
+                    format!("kafka-to-us:{what}-rejects:{}", kind_name(&err)),
+                    json!({"input": hx, "ours": err.to_string()}),
+                )),
             }
         }
         match (&jv.json, &jv.json_err) {
@@ -489,18 +577,30 @@ fn run_case(jvm: &mut Jvm, case: &Case, opts: &Opts, tally: &mut Tally, allow: &
                     if !has_unknown_tags(&oj) && !jcmp::has_nonempty_records(e.schema, v, &oj) {
                         match kafka_wire_ext::json::json_to_wire(e.schema, kj, v) {
                             Ok(b) if b == jv.bytes => agreed.push("kafka-json-to-us"),
-                            Ok(b) => local.push(("kafka-json-to-us:bytes-differ".into(), json!({"input": hx, "json": kj, "ours": hex::encode(b)}))),
-                            Err(err) => local.push(("kafka-json-to-us:we-reject-kafka-json".into(), json!({"input": hx, "json": kj, "ours": err.to_string()}))),
+                            Ok(b) => local.push((
+                                "kafka-json-to-us:bytes-differ".into(),
+                                json!({"input": hx, "json": kj, "ours": hex::encode(b)}),
+                            )),
+                            Err(err) => local.push((
+                                "kafka-json-to-us:we-reject-kafka-json".into(),
+                                json!({"input": hx, "json": kj, "ours": err.to_string()}),
+                            )),
                         }
                     }
                     jcmp::normalize(e.schema, v, &mut oj);
                     st.json_values += 1;
                     match jcmp::diff(kj, &oj) {
                         None => agreed.push("kafka-to-us json"),
-                        Some(d) => local.push(("kafka-to-us:json-differs".into(), json!({"input": hx, "diff": d, "kafka": kj, "ours": oj}))),
+                        Some(d) => local.push((
+                            "kafka-to-us:json-differs".into(),
+                            json!({"input": hx, "diff": d, "kafka": kj, "ours": oj}),
+                        )),
                     }
                 }
-                Err(err) => local.push(("kafka-to-us:json-walker-rejects".into(), json!({"input": hx, "ours": err.to_string()}))),
+                Err(err) => local.push((
+                    "kafka-to-us:json-walker-rejects".into(),
+                    json!({"input": hx, "ours": err.to_string()}),
+                )),
             },
             (None, Some(err)) => local.push(("java:json-converter-fails".into(), json!({"input": hx, "kafka": err}))),
             (None, None) => {}
@@ -522,7 +622,10 @@ fn run_case(jvm: &mut Jvm, case: &Case, opts: &Opts, tally: &mut Tally, allow: &
         };
         match (e.owned_transcode)(&raw, v, v) {
             Ok(b) => our_vals.push(b),
-            Err(err) => local.push(("ours:arbitrary-value-invalid".into(), json!({"input": hex::encode(&raw), "ours": err.to_string()}))),
+            Err(err) => local.push((
+                "ours:arbitrary-value-invalid".into(),
+                json!({"input": hex::encode(&raw), "ours": err.to_string()}),
+            )),
         }
     }
     let reads = jvm.read(&jm.class, v, &our_vals, jm.has_json)?;
@@ -531,15 +634,30 @@ fn run_case(jvm: &mut Jvm, case: &Case, opts: &Opts, tally: &mut Tally, allow: &
         st.our_values += 1;
         let hx = hex::encode(b);
         match r {
-            JavaRead::Rejected(err) => local.push(("us-to-kafka:kafka-rejects".into(), json!({"input": hx, "kafka": err}))),
-            JavaRead::Accepted { remaining, hex: h, json: kj } => {
+            JavaRead::Rejected(err) => {
+                local.push(("us-to-kafka:kafka-rejects".into(), json!({"input": hx, "kafka": err})))
+            }
+            JavaRead::Accepted {
+                remaining,
+                hex: h,
+                json: kj,
+            } => {
                 if *remaining > 0 {
-                    local.push(("us-to-kafka:kafka-leaves-bytes-unread".into(), json!({"input": hx, "kafka": format!("{remaining} byte(s) unread")})));
+                    local.push((
+                        "us-to-kafka:kafka-leaves-bytes-unread".into(),
+                        json!({"input": hx, "kafka": format!("{remaining} byte(s) unread")}),
+                    ));
                 }
                 match h {
                     Ok(h) if *h == hx => agreed.push("us-to-kafka bytes"),
-                    Ok(h) => local.push(("us-to-kafka:kafka-reencoding-differs".into(), json!({"input": hx, "kafka": h}))),
-                    Err(err) => local.push(("us-to-kafka:kafka-cannot-write".into(), json!({"input": hx, "kafka": err}))),
+                    Ok(h) => local.push((
+                        "us-to-kafka:kafka-reencoding-differs".into(),
+                        json!({"input": hx, "kafka": h}),
+                    )),
+                    Err(err) => local.push((
+                        "us-to-kafka:kafka-cannot-write".into(),
+                        json!({"input": hx, "kafka": err}),
+                    )),
                 }
                 let ours_json = kafka_wire_ext::json::wire_to_json(e.schema, b, v);
                 match (kj, &ours_json) {
@@ -549,11 +667,19 @@ fn run_case(jvm: &mut Jvm, case: &Case, opts: &Opts, tally: &mut Tally, allow: &
                         st.json_values += 1;
                         match jcmp::diff(kj, &oj) {
                             None => agreed.push("us-to-kafka json"),
-                            Some(d) => local.push(("us-to-kafka:json-differs".into(), json!({"input": hx, "diff": d, "kafka": kj, "ours": oj}))),
+                            Some(d) => local.push((
+                                "us-to-kafka:json-differs".into(),
+                                json!({"input": hx, "diff": d, "kafka": kj, "ours": oj}),
+                            )),
                         }
                     }
-                    (Some(Err(err)), _) => local.push(("java:json-converter-fails".into(), json!({"input": hx, "kafka": err}))),
-                    (_, Err(err)) => local.push(("us:json-walker-rejects-own-value".into(), json!({"input": hx, "ours": err.to_string()}))),
+                    (Some(Err(err)), _) => {
+                        local.push(("java:json-converter-fails".into(), json!({"input": hx, "kafka": err})))
+                    }
+                    (_, Err(err)) => local.push((
+                        "us:json-walker-rejects-own-value".into(),
+                        json!({"input": hx, "ours": err.to_string()}),
+                    )),
                     (None, _) => {}
                 }
                 if let Ok(oj) = ours_json {
@@ -573,11 +699,18 @@ fn run_case(jvm: &mut Jvm, case: &Case, opts: &Opts, tally: &mut Tally, allow: &
             let b = &our_vals[*i];
             match r {
                 Ok(kb) if kb == *b => agreed.push("our-json-to-kafka"),
-                Ok(kb) => local.push(("our-json-to-kafka:bytes-differ".into(), json!({"input": hex::encode(b), "json": j, "kafka": hex::encode(kb)}))),
-                Err(err) if err.contains("expected a floating point type, but got STRING") => {
-                    local.push(("our-json-to-kafka:kafka-cannot-read-nan-or-infinity".into(), json!({"input": hex::encode(b), "json": j, "kafka": err})))
-                }
-                Err(err) => local.push(("our-json-to-kafka:kafka-rejects".into(), json!({"input": hex::encode(b), "json": j, "kafka": err}))),
+                Ok(kb) => local.push((
+                    "our-json-to-kafka:bytes-differ".into(),
+                    json!({"input": hex::encode(b), "json": j, "kafka": hex::encode(kb)}),
+                )),
+                Err(err) if err.contains("expected a floating point type, but got STRING") => local.push((
+                    "our-json-to-kafka:kafka-cannot-read-nan-or-infinity".into(),
+                    json!({"input": hex::encode(b), "json": j, "kafka": err}),
+                )),
+                Err(err) => local.push((
+                    "our-json-to-kafka:kafka-rejects".into(),
+                    json!({"input": hex::encode(b), "json": j, "kafka": err}),
+                )),
             }
         }
     }
@@ -603,7 +736,11 @@ fn run_case(jvm: &mut Jvm, case: &Case, opts: &Opts, tally: &mut Tally, allow: &
             _ => false,
         };
         // Unknown tag 2^32-1 is the one input shape known to break our encoders (RESULTS.md).
-        let max_tag = if input.len() <= 4096 && has_unknown_tag(e, input, v, u32::MAX) { ":unknown-tag-4294967295" } else { "" };
+        let max_tag = if input.len() <= 4096 && has_unknown_tag(e, input, v, u32::MAX) {
+            ":unknown-tag-4294967295"
+        } else {
+            ""
+        };
         if !agree_internal {
             local.push((
                 format!("ours:view-and-owned-disagree{max_tag}"),
@@ -625,7 +762,9 @@ fn run_case(jvm: &mut Jvm, case: &Case, opts: &Opts, tally: &mut Tally, allow: &
         match classify(e, v, input, &jr, &view) {
             None if op.contains("absent-at-version") => agreed.push("hostile: known tag at a version without it"),
             None if op.starts_with("known-tag") => agreed.push("hostile: known tag with a wrong size"),
-            None if op.starts_with("tag-count-") || op.starts_with("unknown-tags-") || op.starts_with("array-") => agreed.push("hostile: counts at Kafka 4.4.0's limits"),
+            None if op.starts_with("tag-count-") || op.starts_with("unknown-tags-") || op.starts_with("array-") => {
+                agreed.push("hostile: counts at Kafka 4.4.0's limits")
+            }
             None if op.starts_with("unknown-tag-") => agreed.push("hostile: unknown tags of 2^31-1 and more"),
             None => agreed.push("hostile: mutations"),
             Some((kind, mut ex)) => {
@@ -666,7 +805,13 @@ fn fmt_res(r: &Result<Vec<u8>, CodecError>) -> String {
 }
 
 /// The kind of disagreement of one hostile input, or `None` when both sides agree.
-fn classify(e: &Entry, v: i16, input: &[u8], jr: &JavaRead, view: &Result<Vec<u8>, CodecError>) -> Option<(String, Value)> {
+fn classify(
+    e: &Entry,
+    v: i16,
+    input: &[u8],
+    jr: &JavaRead,
+    view: &Result<Vec<u8>, CodecError>,
+) -> Option<(String, Value)> {
     let hx = short_hex(input);
     match jr {
         JavaRead::Rejected(jerr) => match view {
@@ -683,17 +828,25 @@ fn classify(e: &Entry, v: i16, input: &[u8], jr: &JavaRead, view: &Result<Vec<u8
                     jerr.split(':').next().unwrap_or("").to_string()
                 };
                 let ours = short_hex(b);
-                Some((format!("hostile:we-accept-kafka-rejects:{cls}"), json!({"input": hx, "kafka": jerr, "ours": ours})))
+                Some((
+                    format!("hostile:we-accept-kafka-rejects:{cls}"),
+                    json!({"input": hx, "kafka": jerr, "ours": ours}),
+                ))
             }
         },
-        JavaRead::Accepted { remaining, hex: jhex, .. } => {
+        JavaRead::Accepted {
+            remaining, hex: jhex, ..
+        } => {
             let consumed = input.len() - remaining;
             let prefix = &input[..consumed];
             let trailing = *remaining > 0;
             let eff = if trailing {
                 match view {
                     Ok(b) => {
-                        return Some(("hostile:we-accept-kafka-leaves-bytes".into(), json!({"input": hx, "kafka": format!("{remaining} byte(s) unread"), "ours": short_hex(b)})));
+                        return Some((
+                            "hostile:we-accept-kafka-leaves-bytes".into(),
+                            json!({"input": hx, "kafka": format!("{remaining} byte(s) unread"), "ours": short_hex(b)}),
+                        ));
                     }
                     Err(_) => {
                         let mut out = vec![0u8; prefix.len() * 2 + 4096];
@@ -706,12 +859,18 @@ fn classify(e: &Entry, v: i16, input: &[u8], jr: &JavaRead, view: &Result<Vec<u8
             match (eff, jhex) {
                 (Ok(b), Ok(h)) if hex::encode(&b) == *h => {
                     if trailing {
-                        Some(("hostile:kafka-ignores-trailing-bytes".into(), json!({"input": hx, "kafka": format!("reads the first {consumed} byte(s), leaves {remaining}"), "ours": fmt_res(view)})))
+                        Some((
+                            "hostile:kafka-ignores-trailing-bytes".into(),
+                            json!({"input": hx, "kafka": format!("reads the first {consumed} byte(s), leaves {remaining}"), "ours": fmt_res(view)}),
+                        ))
                     } else {
                         None
                     }
                 }
-                (Ok(b), Ok(h)) => Some(("hostile:both-accept-different-bytes".into(), json!({"input": hx, "kafka": if h.len() > 8192 { format!("{}… ({} bytes in all)", &h[..512], h.len() / 2) } else { h.clone() }, "ours": short_hex(&b), "trailing": remaining}))),
+                (Ok(b), Ok(h)) => Some((
+                    "hostile:both-accept-different-bytes".into(),
+                    json!({"input": hx, "kafka": if h.len() > 8192 { format!("{}… ({} bytes in all)", &h[..512], h.len() / 2) } else { h.clone() }, "ours": short_hex(&b), "trailing": remaining}),
+                )),
                 (Ok(b), Err(werr)) => {
                     let why = if werr.contains("Invalid raw tag field list") {
                         ":unknown-tags-out-of-order-or-at-least-2^31"
@@ -720,7 +879,10 @@ fn classify(e: &Entry, v: i16, input: &[u8], jr: &JavaRead, view: &Result<Vec<u8
                     } else {
                         ""
                     };
-                    Some((format!("hostile:kafka-reads-but-cannot-write{why}"), json!({"input": hx, "kafka": werr, "ours": short_hex(&b)})))
+                    Some((
+                        format!("hostile:kafka-reads-but-cannot-write{why}"),
+                        json!({"input": hx, "kafka": werr, "ours": short_hex(&b)}),
+                    ))
                 }
                 (Err(oerr), jh) => {
                     let java_same = matches!(jh, Ok(h) if *h == hex::encode(prefix));
@@ -749,12 +911,18 @@ fn targeted(e: &Entry, v: i16, our_vals: &[Vec<u8>], rng: &mut Rng, out: &mut Ve
         return;
     }
     let base = &our_vals[0];
-    let Ok(json) = kafka_wire_ext::json::wire_to_json(e.schema, base, v) else { return };
+    let Ok(json) = kafka_wire_ext::json::wire_to_json(e.schema, base, v) else {
+        return;
+    };
     // Unknown tags at the top of the range: Kafka reads them as ints (2^31 and up are negative).
     for tag in [2_147_483_647u32, 2_147_483_648, 4_294_967_295] {
         let mut j = json.clone();
         if let Value::Object(m) = &mut j {
-            let mut unknown = m.get("_unknownTaggedFields").and_then(Value::as_array).cloned().unwrap_or_default();
+            let mut unknown = m
+                .get("_unknownTaggedFields")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             unknown.push(json!({"tag": tag, "data": base64(&rng.bytes(2))}));
             m.insert("_unknownTaggedFields".into(), Value::Array(unknown));
         }
@@ -776,7 +944,11 @@ fn targeted(e: &Entry, v: i16, our_vals: &[Vec<u8>], rng: &mut Rng, out: &mut Ve
             let mut j = json.clone();
             if let Value::Object(m) = &mut j {
                 m.shift_remove(f.json);
-                let mut unknown = m.get("_unknownTaggedFields").and_then(Value::as_array).cloned().unwrap_or_default();
+                let mut unknown = m
+                    .get("_unknownTaggedFields")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
                 unknown.retain(|u| u["tag"].as_u64() != Some(u64::from(f.tag)));
                 unknown.push(json!({"tag": f.tag, "data": base64(&payload)}));
                 m.insert("_unknownTaggedFields".into(), Value::Array(unknown));
@@ -839,7 +1011,11 @@ fn limits(e: &Entry, v: i16, json: &Value, out: &mut Vec<(Vec<u8>, String)>) {
             // Unknown tags 1000.. (no schema has a tag that high), empty; at the message's
             // highest version only (30 KB each; the check is the same generated code at every
             // flexible version).
-            let counts: &[u32] = if v == e.info.max_version { &[10_000, 10_001] } else { &[] };
+            let counts: &[u32] = if v == e.info.max_version {
+                &[10_000, 10_001]
+            } else {
+                &[]
+            };
             for &n in counts {
                 let mut x = head.to_vec();
                 put_uvarint(&mut x, n);
@@ -857,14 +1033,21 @@ fn limits(e: &Entry, v: i16, json: &Value, out: &mut Vec<(Vec<u8>, String)>) {
     if v != e.info.max_version {
         return;
     }
-    for f in e.schema.fields.iter().filter(|f| f.array && f.in_version(v) && !f.tagged_at(v)) {
+    for f in e
+        .schema
+        .fields
+        .iter()
+        .filter(|f| f.array && f.in_version(v) && !f.tagged_at(v))
+    {
         let Some(elem) = minimal_json(f.kind, v) else { continue };
         let with = |n: usize| {
             let mut j = bare.clone();
             j[f.json] = Value::Array(vec![elem.clone(); n]);
             kafka_wire_ext::json::json_to_wire(e.schema, &j, v).ok()
         };
-        let (Some(a), Some(b)) = (with(0), with(8)) else { continue };
+        let (Some(a), Some(b)) = (with(0), with(8)) else {
+            continue;
+        };
         if b.len() != a.len() + 8 {
             continue; // elements of more than one byte
         }
@@ -875,7 +1058,9 @@ fn limits(e: &Entry, v: i16, json: &Value, out: &mut Vec<(Vec<u8>, String)>) {
         let compact = f.compact_at(v);
         let width = if compact { 1 } else { 4 };
         let lcp = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-        let Some(pos) = lcp.checked_sub(width - 1) else { continue };
+        let Some(pos) = lcp.checked_sub(width - 1) else {
+            continue;
+        };
         let elem_byte = b[pos + width];
         let splice = |n: usize| {
             let mut x = a[..pos].to_vec();
@@ -921,7 +1106,8 @@ fn base64(b: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut s = String::new();
     for c in b.chunks(3) {
-        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
+        let n =
+            (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
         for i in 0..4 {
             if i <= c.len() {
                 s.push(A[((n >> (18 - 6 * i)) & 63) as usize] as char);
@@ -948,21 +1134,37 @@ fn write_report(
 ) -> (usize, usize) {
     let checked: Vec<_> = per_case.iter().filter(|c| c.2.is_some()).collect();
     let failed_cases: Vec<&String> = checked.iter().filter(|c| c.3.disagreements > 0).map(|c| &c.0).collect();
-    let meta_failed = tally.kinds.iter().filter(|(k, s)| k.starts_with("meta:") && s.reason.is_none()).map(|(_, s)| s.count).sum::<usize>();
-    let open_bugs: Vec<(&String, &KindStat)> = tally.kinds.iter().filter(|(_, s)| s.reason.as_deref().is_some_and(|r| r.starts_with("OPEN BUG"))).collect();
+    let meta_failed = tally
+        .kinds
+        .iter()
+        .filter(|(k, s)| k.starts_with("meta:") && s.reason.is_none())
+        .map(|(_, s)| s.count)
+        .sum::<usize>();
+    let open_bugs: Vec<(&String, &KindStat)> = tally
+        .kinds
+        .iter()
+        .filter(|(_, s)| s.reason.as_deref().is_some_and(|r| r.starts_with("OPEN BUG")))
+        .collect();
     let open_bug_cases: BTreeSet<&String> = open_bugs.iter().flat_map(|(_, s)| s.cases.iter()).collect();
     let passed = checked.len() - failed_cases.len();
     let failed = failed_cases.len() + meta_failed;
 
     let mut md = String::new();
-    let _ = writeln!(md, "# kafka-wire against Kafka's generated classes: coverage and disagreements\n");
-    let rev = std::env::var("CONFORMANCE_REV").ok().or_else(|| std::process::Command::new("git")
-        .args(["describe", "--always", "--dirty", "--abbrev=12"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
+    let _ = writeln!(
+        md,
+        "# kafka-wire against Kafka's generated classes: coverage and disagreements\n"
+    );
+    let rev = std::env::var("CONFORMANCE_REV")
         .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()))
+        .or_else(|| {
+            std::process::Command::new("git")
+                .args(["describe", "--always", "--dirty", "--abbrev=12"])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        })
         .unwrap_or_else(|| "unknown".into());
     let _ = writeln!(
         md,
@@ -970,7 +1172,11 @@ fn write_report(
         opts.values, opts.hostile, opts.seed
     );
     let _ = writeln!(md, "## Coverage\n");
-    let _ = writeln!(md, "| group | cases (message versions) | checked against Kafka {} | against {} | no Kafka class |", RELEASES[0], RELEASES[1]);
+    let _ = writeln!(
+        md,
+        "| group | cases (message versions) | checked against Kafka {} | against {} | no Kafka class |",
+        RELEASES[0], RELEASES[1]
+    );
     let _ = writeln!(md, "|---|---:|---:|---:|---:|");
     let groups: BTreeSet<&str> = per_case.iter().map(|c| c.1).collect();
     for g in &groups {
@@ -1000,7 +1206,13 @@ fn write_report(
     for (k, n) in &tally.agreed {
         let _ = writeln!(md, "| {k} | {n} |");
     }
-    let _ = writeln!(md, "\nValues: {} from Kafka, {} from us; {} hostile inputs.\n", sum(|s| s.java_values), sum(|s| s.our_values), sum(|s| s.hostile));
+    let _ = writeln!(
+        md,
+        "\nValues: {} from Kafka, {} from us; {} hostile inputs.\n",
+        sum(|s| s.java_values),
+        sum(|s| s.our_values),
+        sum(|s| s.hostile)
+    );
 
     let _ = writeln!(md, "## Disagreements by kind\n");
     let _ = writeln!(md, "| kind | count | cases | documented |\n|---|---:|---:|---|");
@@ -1021,9 +1233,24 @@ fn write_report(
             open_bug_cases.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", ")
         );
     }
-    let unused: Vec<String> = allow.entries.iter().filter(|e| !e.used.get()).map(|e| format!("`{}{}`", e.kind, e.scope.as_ref().map(|s| format!(" @ {s}")).unwrap_or_default())).collect();
+    let unused: Vec<String> = allow
+        .entries
+        .iter()
+        .filter(|e| !e.used.get())
+        .map(|e| {
+            format!(
+                "`{}{}`",
+                e.kind,
+                e.scope.as_ref().map(|s| format!(" @ {s}")).unwrap_or_default()
+            )
+        })
+        .collect();
     if !unused.is_empty() {
-        let _ = writeln!(md, "\nAllow-list entries that matched nothing in this run: {}.", unused.join(", "));
+        let _ = writeln!(
+            md,
+            "\nAllow-list entries that matched nothing in this run: {}.",
+            unused.join(", ")
+        );
     }
     let _ = writeln!(md, "\n## Examples\n");
     for (k, s) in &tally.kinds {
@@ -1032,7 +1259,13 @@ fn write_report(
             let _ = writeln!(md, "Documented: {r}\n");
         }
         let cases: Vec<&String> = s.cases.iter().take(12).collect();
-        let _ = writeln!(md, "Cases ({}): {}{}\n", s.cases.len(), cases.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", "), if s.cases.len() > 12 { ", …" } else { "" });
+        let _ = writeln!(
+            md,
+            "Cases ({}): {}{}\n",
+            s.cases.len(),
+            cases.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", "),
+            if s.cases.len() > 12 { ", …" } else { "" }
+        );
         for ex in &s.examples {
             let _ = writeln!(md, "```\n{}\n```", serde_json::to_string_pretty(ex).unwrap_or_default());
         }
@@ -1066,10 +1299,15 @@ fn write_report(
     }
     std::fs::write(&opts.report, md).unwrap_or_else(|e| panic!("{}: {e}", opts.report.display()));
     let jpath = opts.report.with_extension("json");
-    std::fs::write(&jpath, serde_json::to_string_pretty(&js).unwrap_or_default()).unwrap_or_else(|e| panic!("{}: {e}", jpath.display()));
+    std::fs::write(&jpath, serde_json::to_string_pretty(&js).unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{}: {e}", jpath.display()));
 
     // The summary on stderr.
-    eprintln!("\nchecked {} of {total_cases} cases ({} missing in kafka-wire) in {elapsed:.0}s", checked.len(), missing.len());
+    eprintln!(
+        "\nchecked {} of {total_cases} cases ({} missing in kafka-wire) in {elapsed:.0}s",
+        checked.len(),
+        missing.len()
+    );
     for (k, s) in &tally.kinds {
         let doc = match s.reason.as_deref() {
             Some(r) if r.starts_with("OPEN BUG") => "OPEN BUG (allow-listed)",
@@ -1079,7 +1317,11 @@ fn write_report(
         eprintln!("  {:>7}  {:<100} {doc}", s.count, k);
     }
     for e in allow.entries.iter().filter(|e| !e.used.get()) {
-        eprintln!("  allow-list entry that matched nothing in this run: {}{}", e.kind, e.scope.as_ref().map(|s| format!(" @ {s}")).unwrap_or_default());
+        eprintln!(
+            "  allow-list entry that matched nothing in this run: {}{}",
+            e.kind,
+            e.scope.as_ref().map(|s| format!(" @ {s}")).unwrap_or_default()
+        );
     }
     if !open_bug_cases.is_empty() {
         eprintln!(

@@ -68,7 +68,13 @@ pub fn mutate(input: &[u8], rng: &mut Rng) -> (Vec<u8>, &'static str) {
         }
         6 => {
             let i = rng.below(n);
-            let pat: [u8; 4] = [[0xff; 4], [0x7f, 0xff, 0xff, 0xff], [0x80, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0x7f, 0xff]][rng.below(5)];
+            let pat: [u8; 4] = [
+                [0xff; 4],
+                [0x7f, 0xff, 0xff, 0xff],
+                [0x80, 0, 0, 0],
+                [0, 0, 0, 0],
+                [0, 0, 0x7f, 0xff],
+            ][rng.below(5)];
             for (j, p) in pat.iter().enumerate() {
                 if let Some(x) = b.get_mut(i + j) {
                     *x = *p;
@@ -89,7 +95,12 @@ pub fn mutate(input: &[u8], rng: &mut Rng) -> (Vec<u8>, &'static str) {
         _ => {
             // Overlong or maximal varints where a compact length or a tag header may be.
             let i = rng.below(n);
-            let pat: &[u8] = [&[0x80, 0x00][..], &[0xff, 0xff, 0xff, 0xff, 0x0f], &[0xff, 0xff, 0xff, 0xff, 0xff], &[0x81, 0x80, 0x80, 0x80, 0x00]][rng.below(4)];
+            let pat: &[u8] = [
+                &[0x80, 0x00][..],
+                &[0xff, 0xff, 0xff, 0xff, 0x0f],
+                &[0xff, 0xff, 0xff, 0xff, 0xff],
+                &[0x81, 0x80, 0x80, 0x80, 0x00],
+            ][rng.below(4)];
             b.splice(i..(i + 1).min(n), pat.iter().copied());
         }
     }

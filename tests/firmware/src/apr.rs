@@ -27,12 +27,28 @@ struct Part {
 }
 
 const PARTITIONS: [Part; 2] = [
-    Part { index: 0, leader_epoch: 5, recovery: 0, epoch: 10, isr: &ISR_0 },
-    Part { index: 7, leader_epoch: 6, recovery: 1, epoch: 11, isr: &ISR_1 },
+    Part {
+        index: 0,
+        leader_epoch: 5,
+        recovery: 0,
+        epoch: 10,
+        isr: &ISR_0,
+    },
+    Part {
+        index: 7,
+        leader_epoch: 6,
+        recovery: 1,
+        epoch: 11,
+        isr: &ISR_1,
+    },
 ];
 
 fn broker(&(broker_id, broker_epoch): &(i32, i64)) -> BrokerState<'static> {
-    BrokerState { broker_id, broker_epoch, ..BrokerState::DEFAULT }
+    BrokerState {
+        broker_id,
+        broker_epoch,
+        ..BrokerState::DEFAULT
+    }
 }
 
 fn partition<'a>(p: &Part, isr: &'a [BrokerState<'a>]) -> PartitionData<'a> {
@@ -52,7 +68,11 @@ fn with_request<R>(f: impl FnOnce(&AlterPartitionRequest<'_>) -> R) -> R {
     let isr_1 = ISR_1.each_ref().map(broker);
     let [p0, p1] = &PARTITIONS;
     let parts = [partition(p0, &isr_0), partition(p1, &isr_1)];
-    let topics = [TopicData { topic_id: Uuid::from_u128(TOPIC_ID), partitions: Array::from_slice(&parts), ..TopicData::DEFAULT }];
+    let topics = [TopicData {
+        topic_id: Uuid::from_u128(TOPIC_ID),
+        partitions: Array::from_slice(&parts),
+        ..TopicData::DEFAULT
+    }];
     let req = AlterPartitionRequest {
         broker_id: BROKER_ID,
         broker_epoch: BROKER_EPOCH,
@@ -77,19 +97,33 @@ fn check_view(c: &mut Checks, v: &AlterPartitionRequest<'_>, version: i16) {
         for (p, want) in t.partitions.iter().zip(PARTITIONS.iter()) {
             c.eq("apr.partitions[].partition_index", p.partition_index, want.index);
             c.eq("apr.partitions[].leader_epoch", p.leader_epoch, want.leader_epoch);
-            c.eq("apr.partitions[].leader_recovery_state", p.leader_recovery_state, want.recovery);
+            c.eq(
+                "apr.partitions[].leader_recovery_state",
+                p.leader_recovery_state,
+                want.recovery,
+            );
             c.eq("apr.partitions[].partition_epoch", p.partition_epoch, want.epoch);
             c.check(p.unknown_tagged_fields.is_empty(), "apr.partitions[]._tagged_fields");
             if version >= 3 {
                 c.check(p.new_isr.is_empty(), "apr.partitions[].new_isr (absent at v3)");
-                c.eq("apr.partitions[].new_isr_with_epochs.len", p.new_isr_with_epochs.len(), want.isr.len());
+                c.eq(
+                    "apr.partitions[].new_isr_with_epochs.len",
+                    p.new_isr_with_epochs.len(),
+                    want.isr.len(),
+                );
                 for (b, &(id, epoch)) in p.new_isr_with_epochs.iter().zip(want.isr.iter()) {
                     c.eq("apr.new_isr_with_epochs[].broker_id", b.broker_id, id);
                     c.eq("apr.new_isr_with_epochs[].broker_epoch", b.broker_epoch, epoch);
-                    c.check(b.unknown_tagged_fields.is_empty(), "apr.new_isr_with_epochs[]._tagged_fields");
+                    c.check(
+                        b.unknown_tagged_fields.is_empty(),
+                        "apr.new_isr_with_epochs[]._tagged_fields",
+                    );
                 }
             } else {
-                c.check(p.new_isr_with_epochs.is_empty(), "apr.partitions[].new_isr_with_epochs (absent at v2)");
+                c.check(
+                    p.new_isr_with_epochs.is_empty(),
+                    "apr.partitions[].new_isr_with_epochs (absent at v2)",
+                );
                 c.check(
                     p.new_isr.len() == want.isr.len() && p.new_isr.iter().eq(want.isr.iter().map(|&(id, _)| id)),
                     "apr.partitions[].new_isr",
@@ -128,7 +162,10 @@ pub fn run(c: &mut Checks, buf: &mut [u8], scratch: &mut [u8]) {
     with_request(|req| c.check(view == *req, "apr: view == value"));
     show!("AlterPartitionRequest v3 view", view);
     match view.encode_to_slice(scratch, VERSION) {
-        Ok(m) => c.check(scratch.get(..m) == Some(bytes), "apr: the view re-encodes to the same bytes"),
+        Ok(m) => c.check(
+            scratch.get(..m) == Some(bytes),
+            "apr: the view re-encodes to the same bytes",
+        ),
         Err(_) => c.check(false, "apr: re-encode the view"),
     };
     #[cfg(feature = "alloc")]
@@ -136,16 +173,32 @@ pub fn run(c: &mut Checks, buf: &mut [u8], scratch: &mut [u8]) {
         let mut v: alloc::vec::Vec<u8> = alloc::vec::Vec::new();
         let ok = with_request(|req| req.encode(&mut v, VERSION)) == Ok(n) && v.as_slice() == bytes;
         c.check(ok, "apr: encode into a Vec<u8> (alloc)");
-        say!("alloc: AlterPartitionRequest v3 encoded into a Vec<u8> of {} bytes", v.len());
+        say!(
+            "alloc: AlterPartitionRequest v3 encoded into a Vec<u8> of {} bytes",
+            v.len()
+        );
     }
-    say!("AlterPartitionRequest v{}: {} bytes, {} partitions, every field checked", VERSION, n, PARTITIONS.len());
+    say!(
+        "AlterPartitionRequest v{}: {} bytes, {} partitions, every field checked",
+        VERSION,
+        n,
+        PARTITIONS.len()
+    );
 
     // Transcode to v2. The v3 view cannot be encoded at v2 as it is: v2 has no
     // new_isr_with_epochs, and a non-default field that the target version lacks is an error.
     match view.encode_to_slice(scratch, 2) {
         Err(e) => {
-            c.eq("apr: v3 view at v2 error kind", e.kind(), EncodeErrorKind::FieldNotInVersion);
-            c.eq("apr: v3 view at v2 error field", e.field(), "topics[].partitions[].new_isr_with_epochs");
+            c.eq(
+                "apr: v3 view at v2 error kind",
+                e.kind(),
+                EncodeErrorKind::FieldNotInVersion,
+            );
+            c.eq(
+                "apr: v3 view at v2 error field",
+                e.field(),
+                "topics[].partitions[].new_isr_with_epochs",
+            );
             say!("AlterPartitionRequest v3 view encoded at v2: {}", e);
         }
         Ok(_) => {
@@ -219,7 +272,10 @@ fn transcode_v2(c: &mut Checks, view: &AlterPartitionRequest<'_>, out: &mut [u8]
         Ok(back) => {
             check_view(c, &back, 2);
             c.check(back == v2, "apr v2: view == value");
-            say!("AlterPartitionRequest v3 -> v2: {} bytes, ISR broker ids carried over, every field checked", n);
+            say!(
+                "AlterPartitionRequest v3 -> v2: {} bytes, ISR broker ids carried over, every field checked",
+                n
+            );
         }
         Err(e) => {
             say!("FAILED: AlterPartitionRequest v2 parse: {}", e);

@@ -13,11 +13,15 @@ const BROKER_ID: i32 = 3;
 const CLUSTER_ID: &str = "kw-cluster-0001";
 const INCARNATION_ID: u128 = 0x0123_4567_89ab_4def_8123_4567_89ab_cdef;
 // (name, host, port, security protocol)
-const LISTENERS: [(&str, &str, u16, i16); 2] = [("PLAINTEXT", "10.0.0.3", 9092, 0), ("SSL", "broker-3.example", 9093, 1)];
+const LISTENERS: [(&str, &str, u16, i16); 2] =
+    [("PLAINTEXT", "10.0.0.3", 9092, 0), ("SSL", "broker-3.example", 9093, 1)];
 // (name, min, max)
 const FEATURES: [(&str, i16, i16); 2] = [("metadata.version", 7, 27), ("kraft.version", 0, 1)];
 const RACK: Option<&str> = Some("rack-a");
-const LOG_DIRS: [u128; 2] = [0x1111_2222_3333_4444_5555_6666_7777_8888, 0x9999_aaaa_bbbb_cccc_dddd_eeee_ffff_0001];
+const LOG_DIRS: [u128; 2] = [
+    0x1111_2222_3333_4444_5555_6666_7777_8888,
+    0x9999_aaaa_bbbb_cccc_dddd_eeee_ffff_0001,
+];
 const PREVIOUS_BROKER_EPOCH: i64 = 0x0000_0007_0000_0001;
 
 /// Builds the request on the stack and hands it to `f`.
@@ -78,7 +82,11 @@ fn check_view(c: &mut Checks, v: &BrokerRegistrationRequest<'_>) {
         v.log_dirs.len() == LOG_DIRS.len() && v.log_dirs.iter().eq(LOG_DIRS.iter().map(|&u| Uuid::from_u128(u))),
         "brr.log_dirs",
     );
-    c.eq("brr.previous_broker_epoch", v.previous_broker_epoch, PREVIOUS_BROKER_EPOCH);
+    c.eq(
+        "brr.previous_broker_epoch",
+        v.previous_broker_epoch,
+        PREVIOUS_BROKER_EPOCH,
+    );
     c.check(v.unknown_tagged_fields.is_empty(), "brr._tagged_fields");
 }
 

@@ -21,7 +21,9 @@ const ORDERS: [Detail; 2] = [(0, 1000, 990, 10, "ACTIVE", 3), (1, 2000, 2000, 0,
 const PAYMENTS: [Detail; 1] = [(0, 5, -1, -1, "PAUSED", -1)];
 const TOPICS: [(&str, &[Detail]); 2] = [("orders", &ORDERS), ("payments", &PAYMENTS)];
 
-fn detail(&(partition_index, source_offset, destination_offset, lag, state, last_mirror_epoch): &Detail) -> PartitionDetail<'static> {
+fn detail(
+    &(partition_index, source_offset, destination_offset, lag, state, last_mirror_epoch): &Detail,
+) -> PartitionDetail<'static> {
     PartitionDetail {
         partition_index,
         source_offset,
@@ -38,8 +40,16 @@ fn with_response<R>(f: impl FnOnce(&DescribeMirrorsResponse<'_>) -> R) -> R {
     let orders = ORDERS.each_ref().map(detail);
     let payments = PAYMENTS.each_ref().map(detail);
     let topics = [
-        TopicPartitions { topic_name: TOPICS[0].0, partitions: Array::from_slice(&orders), ..TopicPartitions::DEFAULT },
-        TopicPartitions { topic_name: TOPICS[1].0, partitions: Array::from_slice(&payments), ..TopicPartitions::DEFAULT },
+        TopicPartitions {
+            topic_name: TOPICS[0].0,
+            partitions: Array::from_slice(&orders),
+            ..TopicPartitions::DEFAULT
+        },
+        TopicPartitions {
+            topic_name: TOPICS[1].0,
+            partitions: Array::from_slice(&payments),
+            ..TopicPartitions::DEFAULT
+        },
     ];
     let mirrors = [DescribedMirror {
         error_code: 0,
@@ -69,7 +79,11 @@ fn check_view(c: &mut Checks, v: &DescribeMirrorsResponse<'_>) {
     for m in v.mirrors.iter() {
         c.eq("dmr.mirrors[].error_code", m.error_code, 0);
         c.eq("dmr.mirrors[].mirror_name", m.mirror_name, MIRROR_NAME);
-        c.eq("dmr.mirrors[].authorized_operations", m.authorized_operations, AUTHORIZED_OPERATIONS);
+        c.eq(
+            "dmr.mirrors[].authorized_operations",
+            m.authorized_operations,
+            AUTHORIZED_OPERATIONS,
+        );
         c.check(m.unknown_tagged_fields.is_empty(), "dmr.mirrors[]._tagged_fields");
         c.eq("dmr.mirrors[].topics.len", m.topics.len(), TOPICS.len());
         for (t, &(name, details)) in m.topics.iter().zip(TOPICS.iter()) {
@@ -108,7 +122,13 @@ pub fn run(c: &mut Checks, buf: &mut [u8]) {
             check_view(c, &view);
             with_response(|resp| c.check(view == *resp, "dmr: view == value"));
             show!("DescribeMirrorsResponse v0 view", view);
-            say!("DescribeMirrorsResponse v{}: {} bytes, {} mirror, {} topics, every field checked", VERSION, n, view.mirrors.len(), TOPICS.len());
+            say!(
+                "DescribeMirrorsResponse v{}: {} bytes, {} mirror, {} topics, every field checked",
+                VERSION,
+                n,
+                view.mirrors.len(),
+                TOPICS.len()
+            );
         }
         Err(e) => {
             say!("FAILED: DescribeMirrorsResponse v0 parse: {}", e);

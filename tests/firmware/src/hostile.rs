@@ -34,7 +34,8 @@ const CASES: [Case; 4] = [
         name: "MetadataRequest v4, topics count 2^31-1",
         frame: &[
             0, 0, 0, 16, // size
-            0, 3, 0, 4, 0, 0, 0, 7, 0, 2, b'k', b'w', // header v1: key 3, version 4, correlation id, client id "kw"
+            0, 3, 0, 4, 0, 0, 0, 7, 0, 2, b'k',
+            b'w', // header v1: key 3, version 4, correlation id, client id "kw"
             0x7f, 0xff, 0xff, 0xff, // topics: 2147483647 elements, and nothing after
         ],
         kind: DecodeErrorKind::LengthExceedsInput { length: 0x7fff_ffff },
@@ -141,10 +142,19 @@ pub fn run(c: &mut Checks) {
                 c.eq("hostile: error offset in the frame", e.offset() + base, case.offset);
                 c.eq("hostile: error message", e.message(), case.message);
                 c.eq("hostile: error field", e.field(), case.field);
-                say!("hostile frame ({}): {} (frame byte {})", case.name, e, e.offset() + base);
+                say!(
+                    "hostile frame ({}): {} (frame byte {})",
+                    case.name,
+                    e,
+                    e.offset() + base
+                );
             }
             Outcome::UnknownKey(key) => {
-                let ok = c.eq("hostile: unknown API key", DecodeErrorKind::UnknownApiKey { key: i32::from(key) }, case.kind);
+                let ok = c.eq(
+                    "hostile: unknown API key",
+                    DecodeErrorKind::UnknownApiKey { key: i32::from(key) },
+                    case.kind,
+                );
                 if ok {
                     say!("hostile frame ({}): not a kafka_wire::ApiKey", case.name);
                 }

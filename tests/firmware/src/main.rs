@@ -82,7 +82,14 @@ fn main() -> ! {
 /// The checks, in order. Every part is behind its feature so that the size variants can leave
 /// parts out; `probe` and `parse-path` replace them with what those builds measure.
 #[allow(unused_variables)]
-fn run(c: &mut Checks, apr_buf: &mut [u8], brr_buf: &mut [u8], pcr_buf: &mut [u8], dmr_buf: &mut [u8], scratch: &mut [u8]) {
+fn run(
+    c: &mut Checks,
+    apr_buf: &mut [u8],
+    brr_buf: &mut [u8],
+    pcr_buf: &mut [u8],
+    dmr_buf: &mut [u8],
+    scratch: &mut [u8],
+) {
     say!("kafka-wire firmware: start");
     #[cfg(not(any(feature = "probe", feature = "parse-path")))]
     {

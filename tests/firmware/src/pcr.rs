@@ -26,7 +26,10 @@ const UNKNOWN_DATA: &[u8] = b"kw";
 /// Builds the record on the stack and hands it to `f`.
 fn with_record<R>(f: impl FnOnce(&PartitionChangeRecord<'_>) -> R) -> R {
     let directories = DIRECTORIES.map(Uuid::from_u128);
-    let unknown = [RawTaggedField { tag: UNKNOWN_TAG, data: UNKNOWN_DATA }];
+    let unknown = [RawTaggedField {
+        tag: UNKNOWN_TAG,
+        data: UNKNOWN_DATA,
+    }];
     let rec = PartitionChangeRecord {
         partition_id: PARTITION_ID,
         topic_id: Uuid::from_u128(TOPIC_ID),
@@ -62,7 +65,12 @@ fn check_view(c: &mut Checks, v: &PartitionChangeRecord<'_>) {
     check_ints(c, "pcr.removing_replicas (tag 3)", v.removing_replicas, &REMOVING);
     c.check(v.adding_replicas.is_none(), "pcr.adding_replicas (tag 4, null)");
     c.eq("pcr.leader_recovery_state (tag 5)", v.leader_recovery_state, RECOVERY);
-    check_ints(c, "pcr.eligible_leader_replicas (tag 6)", v.eligible_leader_replicas, &ELR);
+    check_ints(
+        c,
+        "pcr.eligible_leader_replicas (tag 6)",
+        v.eligible_leader_replicas,
+        &ELR,
+    );
     check_ints(c, "pcr.last_known_elr (tag 7)", v.last_known_elr, &LAST_KNOWN_ELR);
     c.check(
         match v.directories {
@@ -75,7 +83,10 @@ fn check_view(c: &mut Checks, v: &PartitionChangeRecord<'_>) {
     c.eq(
         "pcr: unknown tagged field kept",
         unknown.next(),
-        Some(RawTaggedField { tag: UNKNOWN_TAG, data: UNKNOWN_DATA }),
+        Some(RawTaggedField {
+            tag: UNKNOWN_TAG,
+            data: UNKNOWN_DATA,
+        }),
     );
     c.eq("pcr: exactly one unknown tagged field", unknown.next(), None);
 }
@@ -101,8 +112,18 @@ pub fn run(c: &mut Checks, buf: &mut [u8]) {
             show!("PartitionChangeRecord v2 view", view);
             // At v1 the ELR fields do not exist: a record that sets them cannot go there.
             let at_v1 = with_record(|rec| rec.encoded_len(1).map_err(|e| e.kind()));
-            c.eq("pcr: ELR fields at v1", at_v1, Err(kafka_wire::EncodeErrorKind::FieldNotInVersion));
-            say!("PartitionChangeRecord v{}: {} bytes, ELR {} + last known {}, every field checked", VERSION, n, ELR.len(), LAST_KNOWN_ELR.len());
+            c.eq(
+                "pcr: ELR fields at v1",
+                at_v1,
+                Err(kafka_wire::EncodeErrorKind::FieldNotInVersion),
+            );
+            say!(
+                "PartitionChangeRecord v{}: {} bytes, ELR {} + last known {}, every field checked",
+                VERSION,
+                n,
+                ELR.len(),
+                LAST_KNOWN_ELR.len()
+            );
         }
         Err(e) => {
             say!("FAILED: PartitionChangeRecord v2 parse: {}", e);

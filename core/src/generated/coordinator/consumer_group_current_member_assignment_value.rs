@@ -72,11 +72,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         let assigned_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assigned_partitions")?;
         let partitions_pending_revocation =
             rt::read::array::<TopicPartitions<'a>>(c, true, v, "partitions_pending_revocation")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             member_epoch,
             previous_member_epoch,
@@ -120,9 +116,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
             vis,
             "partitions_pending_revocation",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -137,12 +131,10 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
             v,
             "partitions_pending_revocation",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -158,11 +150,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
             v,
             "partitions_pending_revocation",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -217,8 +205,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;
         let mut assignment_epochs_tag: Option<rt::Array<'a, i32>> = Some(rt::Array::EMPTY);
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "assigned_partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -238,8 +225,8 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             topic_id,
             partitions,
@@ -277,7 +264,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             vis,
             "assigned_partitions[].partitions",
         )?;
-        if true {
+        {
             let n = rt::read::tag_count(c, "assigned_partitions[]._tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -315,10 +302,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty())) {
+            if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
                 let s = rt::write::opt_array_size(
                     &self.assignment_epochs,
                     true,
@@ -330,8 +317,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("assigned_partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -339,9 +324,9 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "assigned_partitions[].topic_id");
         w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_assignment_epochs = true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()));
+            let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
             tags += usize::from(has_assignment_epochs);
             w.uvarint(tags as u32, "assigned_partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -365,8 +350,6 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 );
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
         }
     }
 }
@@ -622,12 +605,10 @@ pub mod owned {
                 v,
                 "partitions_pending_revocation",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -646,11 +627,7 @@ pub mod owned {
                 v,
                 "partitions_pending_revocation",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -696,10 +673,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty())) {
+                if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
                     let s = rt::owned::opt_vec_size(
                         self.assignment_epochs.as_deref(),
                         true,
@@ -711,8 +688,6 @@ pub mod owned {
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("assigned_partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -721,9 +696,9 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "assigned_partitions[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "assigned_partitions[].partitions");
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_assignment_epochs = true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()));
+                let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "assigned_partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -748,8 +723,6 @@ pub mod owned {
                     );
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
             }
         }
     }

@@ -77,8 +77,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
         let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?;
         let mut classic_member_metadata_tag: Option<ClassicMemberMetadata<'a>> = Some(ClassicMemberMetadata::DEFAULT);
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -105,8 +104,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             instance_id,
             rack_id,
@@ -151,7 +150,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
             fields::SERVER_ASSIGNOR,
             rt::read::opt_str(c, true, true, "server_assignor")?,
         );
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -187,17 +186,15 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         n += rt::write::array_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
         n += rt::write::opt_str_size(self.subscribed_topic_regex, true, true, "subscribed_topic_regex")?;
         n += rt::write::opt_str_size(self.server_assignor, true, true, "server_assignor")?;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::DEFAULT)) {
+            if self.classic_member_metadata != Some(ClassicMemberMetadata::DEFAULT) {
                 let s = rt::write::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -211,10 +208,9 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         w.opt_str(self.subscribed_topic_regex, true, true, "subscribed_topic_regex");
         w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
         w.opt_str(self.server_assignor, true, true, "server_assignor");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_classic_member_metadata =
-                true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::DEFAULT));
+            let has_classic_member_metadata = self.classic_member_metadata != Some(ClassicMemberMetadata::DEFAULT);
             tags += usize::from(has_classic_member_metadata);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -231,8 +227,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                 w.opt_struct_tagged(&self.classic_member_metadata, true, v, "classic_member_metadata");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -278,11 +272,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
         let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
         let supported_protocols =
             rt::read::array::<ClassicProtocol<'a>>(c, true, v, "classic_member_metadata.supported_protocols")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "classic_member_metadata._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "classic_member_metadata._tagged_fields")?;
         Ok(Self {
             session_timeout_ms,
             supported_protocols,
@@ -297,9 +287,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
         let c = &mut local;
         rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
         rt::read::check_array::<ClassicProtocol<'a>>(c, true, false, v, "classic_member_metadata.supported_protocols")?;
-        if true {
-            rt::read::check_tags(c, "classic_member_metadata._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "classic_member_metadata._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -333,14 +321,12 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
             vis,
             "classic_member_metadata.supported_protocols",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::CLASSIC_MEMBER_METADATA_TAGGED_FIELDS,
-                vis,
-                "classic_member_metadata._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::CLASSIC_MEMBER_METADATA_TAGGED_FIELDS,
+            vis,
+            "classic_member_metadata._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -354,12 +340,10 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
             v,
             "classic_member_metadata.supported_protocols",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("classic_member_metadata._tagged_fields"));
         }
         Ok(n)
     }
@@ -372,14 +356,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
             v,
             "classic_member_metadata.supported_protocols",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "classic_member_metadata._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -429,11 +406,8 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
         let metadata = rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "classic_member_metadata.supported_protocols[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "classic_member_metadata.supported_protocols[]._tagged_fields")?;
         Ok(Self {
             name,
             metadata,
@@ -448,9 +422,7 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
         let c = &mut local;
         rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
         rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
-        if true {
-            rt::read::check_tags(c, "classic_member_metadata.supported_protocols[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "classic_member_metadata.supported_protocols[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -487,14 +459,12 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
                 "classic_member_metadata.supported_protocols[].metadata",
             )?),
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_TAGGED_FIELDS,
-                vis,
-                "classic_member_metadata.supported_protocols[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_TAGGED_FIELDS,
+            vis,
+            "classic_member_metadata.supported_protocols[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -508,14 +478,10 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
             true,
             "classic_member_metadata.supported_protocols[].metadata",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "classic_member_metadata.supported_protocols[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -527,14 +493,7 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
             true,
             "classic_member_metadata.supported_protocols[].metadata",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "classic_member_metadata.supported_protocols[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -907,18 +866,16 @@ pub mod owned {
                 "subscribed_topic_regex",
             )?;
             n += rt::write::opt_str_size(self.server_assignor.as_deref(), true, true, "server_assignor")?;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::default())) {
+                if self.classic_member_metadata != Some(ClassicMemberMetadata::default()) {
                     let s =
                         rt::owned::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -937,10 +894,10 @@ pub mod owned {
             );
             w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
             w.opt_str(self.server_assignor.as_deref(), true, true, "server_assignor");
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_classic_member_metadata =
-                    true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::default()));
+                    self.classic_member_metadata != Some(ClassicMemberMetadata::default());
                 tags += usize::from(has_classic_member_metadata);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -963,8 +920,6 @@ pub mod owned {
                     );
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }
@@ -1012,12 +967,10 @@ pub mod owned {
                 v,
                 "classic_member_metadata.supported_protocols",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("classic_member_metadata._tagged_fields"));
             }
             Ok(n)
         }
@@ -1032,14 +985,7 @@ pub mod owned {
                 v,
                 "classic_member_metadata.supported_protocols",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "classic_member_metadata._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1086,14 +1032,10 @@ pub mod owned {
                 true,
                 "classic_member_metadata.supported_protocols[].metadata",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "classic_member_metadata.supported_protocols[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1106,14 +1048,7 @@ pub mod owned {
                 true,
                 "classic_member_metadata.supported_protocols[].metadata",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "classic_member_metadata.supported_protocols[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

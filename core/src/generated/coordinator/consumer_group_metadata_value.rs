@@ -56,8 +56,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "epoch")?;
         let mut metadata_hash_tag: i64 = 0_i64;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -76,8 +75,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             epoch,
             metadata_hash: metadata_hash_tag,
@@ -95,7 +94,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -117,26 +116,24 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.metadata_hash == 0_i64) {
+            if self.metadata_hash != 0_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i32(self.epoch, "epoch");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_metadata_hash = true && !(self.metadata_hash == 0_i64);
+            let has_metadata_hash = self.metadata_hash != 0_i64;
             tags += usize::from(has_metadata_hash);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -148,8 +145,6 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
                 w.i64(self.metadata_hash, "metadata_hash");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -268,26 +263,24 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.metadata_hash == 0_i64) {
+                if self.metadata_hash != 0_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.i32(self.epoch, "epoch");
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_metadata_hash = true && !(self.metadata_hash == 0_i64);
+                let has_metadata_hash = self.metadata_hash != 0_i64;
                 tags += usize::from(has_metadata_hash);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -299,8 +292,6 @@ pub mod owned {
                     w.i64(self.metadata_hash, "metadata_hash");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }

@@ -50,11 +50,7 @@ impl defmt::Format for ConsumerGroupPartitionMetadataValue<'_> {
 impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicMetadata<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             topics,
             unknown_tagged_fields,
@@ -70,9 +66,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TopicMetadata<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -81,23 +75,17 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.topics, true, v, "topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -149,11 +137,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let num_partitions = rt::read::i32(c, "topics[].num_partitions")?;
         let partition_metadata = rt::read::array::<PartitionMetadata<'a>>(c, true, v, "topics[].partition_metadata")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             topic_name,
@@ -172,9 +156,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         rt::read::str(c, true, "topics[].topic_name")?;
         rt::read::i32(c, "topics[].num_partitions")?;
         rt::read::check_array::<PartitionMetadata<'a>>(c, true, false, v, "topics[].partition_metadata")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -215,9 +197,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
             vis,
             "topics[].partition_metadata",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -227,12 +207,10 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         let mut n: usize = 20;
         n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
         n += rt::write::array_size(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -242,11 +220,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         w.str(self.topic_name, true, "topics[].topic_name");
         w.i32(self.num_partitions, "topics[].num_partitions");
         w.array(&self.partition_metadata, true, v, "topics[].partition_metadata");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -296,11 +270,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
         let racks = rt::read::array::<&'a str>(c, true, v, "topics[].partition_metadata[].racks")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partition_metadata[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partition_metadata[]._tagged_fields")?;
         Ok(Self {
             partition,
             racks,
@@ -315,9 +285,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
         let c = &mut local;
         rt::read::i32(c, "topics[].partition_metadata[].partition")?;
         rt::read::check_array::<&'a str>(c, true, false, v, "topics[].partition_metadata[].racks")?;
-        if true {
-            rt::read::check_tags(c, "topics[].partition_metadata[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partition_metadata[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -351,14 +319,12 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
             vis,
             "topics[].partition_metadata[].racks",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITION_METADATA_TAGGED_FIELDS,
-                vis,
-                "topics[].partition_metadata[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITION_METADATA_TAGGED_FIELDS,
+            vis,
+            "topics[].partition_metadata[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -367,14 +333,10 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topics[].partition_metadata[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -382,14 +344,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.partition, "topics[].partition_metadata[].partition");
         w.array(&self.racks, true, v, "topics[].partition_metadata[].racks");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].partition_metadata[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -615,23 +570,17 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -682,12 +631,10 @@ pub mod owned {
             let mut n: usize = 20;
             n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -698,11 +645,7 @@ pub mod owned {
             w.str(&self.topic_name, true, "topics[].topic_name");
             w.i32(self.num_partitions, "topics[].num_partitions");
             rt::owned::write_vec(w, &self.partition_metadata, true, v, "topics[].partition_metadata");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -744,14 +687,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partition_metadata[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -760,14 +699,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.partition, "topics[].partition_metadata[].partition");
             rt::owned::write_vec(w, &self.racks, true, v, "topics[].partition_metadata[].racks");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "topics[].partition_metadata[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -74,8 +74,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
             -1_i64
         };
         let mut topic_id_tag: rt::Uuid = rt::Uuid::nil();
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 4 {
+        let unknown_tagged_fields = if v >= 4 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -94,8 +93,10 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             offset,
             leader_epoch,
@@ -157,14 +158,16 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         if v >= 4 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.topic_id == rt::Uuid::nil()) {
+            if self.topic_id != rt::Uuid::nil() {
                 let s = 16;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -181,7 +184,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         }
         if v >= 4 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_topic_id = true && !(self.topic_id == rt::Uuid::nil());
+            let has_topic_id = self.topic_id != rt::Uuid::nil();
             tags += usize::from(has_topic_id);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -411,14 +414,16 @@ pub mod owned {
             if v >= 4 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.topic_id == rt::Uuid::nil()) {
+                if self.topic_id != rt::Uuid::nil() {
                     let s = 16;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -435,7 +440,7 @@ pub mod owned {
             }
             if v >= 4 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_topic_id = true && !(self.topic_id == rt::Uuid::nil());
+                let has_topic_id = self.topic_id != rt::Uuid::nil();
                 tags += usize::from(has_topic_id);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

@@ -67,11 +67,7 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
         let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
         let state = rt::read::i8_at::<9, 8>(&r);
         let assigned_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assigned_partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             member_epoch,
             previous_member_epoch,
@@ -105,9 +101,7 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
             vis,
             "assigned_partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -116,12 +110,10 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 9;
         n += rt::write::array_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -131,11 +123,7 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
         w.i32(self.previous_member_epoch, "previous_member_epoch");
         w.i8(self.state, "state");
         w.array(&self.assigned_partitions, true, v, "assigned_partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -185,11 +173,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "assigned_partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assigned_partitions[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -204,9 +188,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         let c = &mut local;
         rt::read::uuid(c, "assigned_partitions[].topic_id")?;
         rt::read::check_array::<i32>(c, true, false, v, "assigned_partitions[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "assigned_partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "assigned_partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -240,14 +222,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             vis,
             "assigned_partitions[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::ASSIGNED_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "assigned_partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::ASSIGNED_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "assigned_partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -256,12 +236,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("assigned_partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -269,11 +247,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "assigned_partitions[].topic_id");
         w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -484,12 +458,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 9;
             n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -501,11 +473,7 @@ pub mod owned {
                 r[8..9].copy_from_slice(&self.state.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.assigned_partitions, true, v, "assigned_partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -547,12 +515,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("assigned_partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -561,11 +527,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "assigned_partitions[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "assigned_partitions[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -58,11 +58,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         let client_id = rt::read::str(c, true, "client_id")?;
         let client_host = rt::read::str(c, true, "client_host")?;
         let subscribed_topic_names = rt::read::array::<&'a str>(c, true, v, "subscribed_topic_names")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             rack_id,
             client_id,
@@ -93,9 +89,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
             vis,
             "subscribed_topic_names",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -107,12 +101,10 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         n += rt::write::str_size(self.client_id, true, "client_id")?;
         n += rt::write::str_size(self.client_host, true, "client_host")?;
         n += rt::write::array_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -122,11 +114,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         w.str(self.client_id, true, "client_id");
         w.str(self.client_host, true, "client_host");
         w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -294,12 +282,10 @@ pub mod owned {
             n += rt::write::str_size(&self.client_id, true, "client_id")?;
             n += rt::write::str_size(&self.client_host, true, "client_host")?;
             n += rt::owned::vec_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -309,11 +295,7 @@ pub mod owned {
             w.str(&self.client_id, true, "client_id");
             w.str(&self.client_host, true, "client_host");
             rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

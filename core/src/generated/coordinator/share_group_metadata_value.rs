@@ -64,11 +64,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
         };
         let epoch = rt::read::i32_at::<12, 0>(&r);
         let metadata_hash = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             epoch,
             metadata_hash,
@@ -87,9 +83,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
         let c = &mut local;
         vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
         vis.i64(fields::METADATA_HASH, rt::read::i64(c, "metadata_hash")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -97,12 +91,10 @@ impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -110,11 +102,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i32(self.epoch, "epoch");
         w.i64(self.metadata_hash, "metadata_hash");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -232,18 +220,16 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("epoch") {
                     r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());
@@ -254,11 +240,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

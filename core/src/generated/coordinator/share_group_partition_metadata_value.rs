@@ -51,11 +51,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")?;
         let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             initialized_topics,
             deleting_topics,
@@ -82,9 +78,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
             "initialized_topics",
         )?;
         rt::visit::array::<TopicInfo<'a>, V>(c, true, false, v, fields::DELETING_TOPICS, vis, "deleting_topics")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -94,12 +88,10 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
         let mut n: usize = 0;
         n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")?;
         n += rt::write::array_size(&self.deleting_topics, true, v, "deleting_topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -107,11 +99,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.initialized_topics, true, v, "initialized_topics");
         w.array(&self.deleting_topics, true, v, "deleting_topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -166,11 +154,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         let topic_id = rt::read::uuid(c, "initialized_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "initialized_topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "initialized_topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "initialized_topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "initialized_topics[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             topic_name,
@@ -187,9 +171,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         rt::read::uuid(c, "initialized_topics[].topic_id")?;
         rt::read::str(c, true, "initialized_topics[].topic_name")?;
         rt::read::check_array::<i32>(c, true, false, v, "initialized_topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "initialized_topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "initialized_topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -228,14 +210,12 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
             vis,
             "initialized_topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::INITIALIZED_TOPICS_TAGGED_FIELDS,
-                vis,
-                "initialized_topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::INITIALIZED_TOPICS_TAGGED_FIELDS,
+            vis,
+            "initialized_topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -245,12 +225,10 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "initialized_topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("initialized_topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -259,11 +237,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         w.uuid(self.topic_id, "initialized_topics[].topic_id");
         w.str(self.topic_name, true, "initialized_topics[].topic_name");
         w.array(&self.partitions, true, v, "initialized_topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "initialized_topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -313,11 +287,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "deleting_topics[].topic_name")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             topic_name,
@@ -332,9 +302,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         let c = &mut local;
         rt::read::uuid(c, "deleting_topics[].topic_id")?;
         rt::read::str(c, true, "deleting_topics[].topic_name")?;
-        if true {
-            rt::read::check_tags(c, "deleting_topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "deleting_topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -363,14 +331,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             fields::DELETING_TOPICS_TOPIC_NAME,
             Some(rt::read::str(c, true, "deleting_topics[].topic_name")?),
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::DELETING_TOPICS_TAGGED_FIELDS,
-                vis,
-                "deleting_topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::DELETING_TOPICS_TAGGED_FIELDS,
+            vis,
+            "deleting_topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -379,12 +345,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "deleting_topics[].topic_name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("deleting_topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -392,11 +356,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.uuid(self.topic_id, "deleting_topics[].topic_id");
         w.str(self.topic_name, true, "deleting_topics[].topic_name");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "deleting_topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -629,12 +589,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
             n += rt::owned::vec_size(&self.deleting_topics, true, v, "deleting_topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -642,11 +600,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics");
             rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -693,12 +647,10 @@ pub mod owned {
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "initialized_topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("initialized_topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -708,11 +660,7 @@ pub mod owned {
             w.uuid(self.topic_id, "initialized_topics[].topic_id");
             w.str(&self.topic_name, true, "initialized_topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "initialized_topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "initialized_topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -754,12 +702,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "deleting_topics[].topic_name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("deleting_topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -768,11 +714,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.uuid(self.topic_id, "deleting_topics[].topic_id");
             w.str(&self.topic_name, true, "deleting_topics[].topic_name");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "deleting_topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

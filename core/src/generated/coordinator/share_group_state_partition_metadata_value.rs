@@ -54,11 +54,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         let initializing_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initializing_topics")?;
         let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")?;
         let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             initializing_topics,
             initialized_topics,
@@ -95,9 +91,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
             "initialized_topics",
         )?;
         rt::visit::array::<TopicInfo<'a>, V>(c, true, false, v, fields::DELETING_TOPICS, vis, "deleting_topics")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -108,12 +102,10 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         n += rt::write::array_size(&self.initializing_topics, true, v, "initializing_topics")?;
         n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")?;
         n += rt::write::array_size(&self.deleting_topics, true, v, "deleting_topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -122,11 +114,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         w.array(&self.initializing_topics, true, v, "initializing_topics");
         w.array(&self.initialized_topics, true, v, "initialized_topics");
         w.array(&self.deleting_topics, true, v, "deleting_topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -181,11 +169,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "initializing_topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "initializing_topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "initializing_topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "initializing_topics[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             topic_name,
@@ -202,9 +186,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         rt::read::uuid(c, "initializing_topics[].topic_id")?;
         rt::read::str(c, true, "initializing_topics[].topic_name")?;
         rt::read::check_array::<i32>(c, true, false, v, "initializing_topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "initializing_topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "initializing_topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -243,14 +225,12 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
             vis,
             "initializing_topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::INITIALIZING_TOPICS_TAGGED_FIELDS,
-                vis,
-                "initializing_topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::INITIALIZING_TOPICS_TAGGED_FIELDS,
+            vis,
+            "initializing_topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -260,12 +240,10 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "initializing_topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("initializing_topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -274,11 +252,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         w.uuid(self.topic_id, "initializing_topics[].topic_id");
         w.str(self.topic_name, true, "initializing_topics[].topic_name");
         w.array(&self.partitions, true, v, "initializing_topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "initializing_topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -328,11 +302,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "deleting_topics[].topic_name")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             topic_name,
@@ -347,9 +317,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         let c = &mut local;
         rt::read::uuid(c, "deleting_topics[].topic_id")?;
         rt::read::str(c, true, "deleting_topics[].topic_name")?;
-        if true {
-            rt::read::check_tags(c, "deleting_topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "deleting_topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -378,14 +346,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             fields::DELETING_TOPICS_TOPIC_NAME,
             Some(rt::read::str(c, true, "deleting_topics[].topic_name")?),
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::DELETING_TOPICS_TAGGED_FIELDS,
-                vis,
-                "deleting_topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::DELETING_TOPICS_TAGGED_FIELDS,
+            vis,
+            "deleting_topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -394,12 +360,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "deleting_topics[].topic_name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("deleting_topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -407,11 +371,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.uuid(self.topic_id, "deleting_topics[].topic_id");
         w.str(self.topic_name, true, "deleting_topics[].topic_name");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "deleting_topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -666,12 +626,10 @@ pub mod owned {
             n += rt::owned::vec_size(&self.initializing_topics, true, v, "initializing_topics")?;
             n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
             n += rt::owned::vec_size(&self.deleting_topics, true, v, "deleting_topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -680,11 +638,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.initializing_topics, true, v, "initializing_topics");
             rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics");
             rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -731,12 +685,10 @@ pub mod owned {
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "initializing_topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "initializing_topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("initializing_topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -746,11 +698,7 @@ pub mod owned {
             w.uuid(self.topic_id, "initializing_topics[].topic_id");
             w.str(&self.topic_name, true, "initializing_topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "initializing_topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "initializing_topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -792,12 +740,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "deleting_topics[].topic_name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("deleting_topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -806,11 +752,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.uuid(self.topic_id, "deleting_topics[].topic_id");
             w.str(&self.topic_name, true, "deleting_topics[].topic_name");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "deleting_topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

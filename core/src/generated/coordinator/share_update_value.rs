@@ -71,8 +71,7 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
         let start_offset = rt::read::i64_at::<16, 8>(&r);
         let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "state_batches")?;
         let mut delivery_complete_count_tag: i32 = -1_i32;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -91,8 +90,8 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             snapshot_epoch,
             leader_epoch,
@@ -116,7 +115,7 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
         vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
         vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
         rt::visit::array::<StateBatch<'a>, V>(c, true, false, v, fields::STATE_BATCHES, vis, "state_batches")?;
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -142,17 +141,15 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.state_batches, true, v, "state_batches")?;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.delivery_complete_count == -1_i32) {
+            if self.delivery_complete_count != -1_i32 {
                 let s = 4;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -162,9 +159,9 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
         w.i32(self.leader_epoch, "leader_epoch");
         w.i64(self.start_offset, "start_offset");
         w.array(&self.state_batches, true, v, "state_batches");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_delivery_complete_count = true && !(self.delivery_complete_count == -1_i32);
+            let has_delivery_complete_count = self.delivery_complete_count != -1_i32;
             tags += usize::from(has_delivery_complete_count);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -176,8 +173,6 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
                 w.i32(self.delivery_complete_count, "delivery_complete_count");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -240,11 +235,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         let last_offset = rt::read::i64_at::<19, 8>(&r);
         let delivery_state = rt::read::i8_at::<19, 16>(&r);
         let delivery_count = rt::read::i16_at::<19, 17>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "state_batches[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "state_batches[]._tagged_fields")?;
         Ok(Self {
             first_offset,
             last_offset,
@@ -269,9 +260,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
                 return Err(rt::read::short(c, "state_batches[].first_offset"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "state_batches[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "state_batches[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -307,14 +296,12 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
             fields::STATE_BATCHES_DELIVERY_COUNT,
             rt::read::i16(c, "state_batches[].delivery_count")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::STATE_BATCHES_TAGGED_FIELDS,
-                vis,
-                "state_batches[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::STATE_BATCHES_TAGGED_FIELDS,
+            vis,
+            "state_batches[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -322,12 +309,10 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 19;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("state_batches[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -337,11 +322,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         w.i64(self.last_offset, "state_batches[].last_offset");
         w.i8(self.delivery_state, "state_batches[].delivery_state");
         w.i16(self.delivery_count, "state_batches[].delivery_count");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "state_batches[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -607,17 +588,15 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.state_batches, true, v, "state_batches")?;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.delivery_complete_count == -1_i32) {
+                if self.delivery_complete_count != -1_i32 {
                     let s = 4;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -629,9 +608,9 @@ pub mod owned {
                 r[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.state_batches, true, v, "state_batches");
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_delivery_complete_count = true && !(self.delivery_complete_count == -1_i32);
+                let has_delivery_complete_count = self.delivery_complete_count != -1_i32;
                 tags += usize::from(has_delivery_complete_count);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -643,8 +622,6 @@ pub mod owned {
                     w.i32(self.delivery_complete_count, "delivery_complete_count");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }
@@ -694,19 +671,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 19;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("state_batches[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<20>("state_batches[].first_offset") {
                     r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                     r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
@@ -721,11 +696,7 @@ pub mod owned {
                     r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
                     r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "state_batches[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -90,11 +90,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
             rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks_pending_revocation")?;
         let warmup_tasks_pending_revocation =
             rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks_pending_revocation")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             member_epoch,
             previous_member_epoch,
@@ -154,9 +150,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
             vis,
             "warmup_tasks_pending_revocation",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -185,12 +179,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
             v,
             "warmup_tasks_pending_revocation",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -220,11 +212,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
             v,
             "warmup_tasks_pending_revocation",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -272,8 +260,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
         let mut assignment_epochs_tag: Option<rt::Array<'a, i32>> = Some(rt::Array::EMPTY);
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "active_tasks[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -293,8 +280,8 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             subtopology_id,
             partitions,
@@ -332,7 +319,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             vis,
             "active_tasks[].partitions",
         )?;
-        if true {
+        {
             let n = rt::read::tag_count(c, "active_tasks[]._tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -371,10 +358,10 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty())) {
+            if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
                 let s = rt::write::opt_array_size(
                     &self.assignment_epochs,
                     true,
@@ -386,8 +373,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -395,9 +380,9 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
         w.array(&self.partitions, true, v, "active_tasks[].partitions");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_assignment_epochs = true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()));
+            let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
             tags += usize::from(has_assignment_epochs);
             w.uvarint(tags as u32, "active_tasks[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -421,8 +406,6 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 );
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
         }
     }
 }
@@ -788,12 +771,10 @@ pub mod owned {
                 v,
                 "warmup_tasks_pending_revocation",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -828,11 +809,7 @@ pub mod owned {
                 v,
                 "warmup_tasks_pending_revocation",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -879,10 +856,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty())) {
+                if !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()) {
                     let s = rt::owned::opt_vec_size(
                         self.assignment_epochs.as_deref(),
                         true,
@@ -894,8 +871,6 @@ pub mod owned {
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -904,9 +879,9 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_assignment_epochs = true && !(self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty()));
+                let has_assignment_epochs = !self.assignment_epochs.as_ref().is_some_and(|a| a.is_empty());
                 tags += usize::from(has_assignment_epochs);
                 w.uvarint(tags as u32, "active_tasks[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -931,8 +906,6 @@ pub mod owned {
                     );
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
             }
         }
     }

@@ -86,11 +86,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         let process_id = rt::read::str(c, true, "process_id")?;
         let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
         let client_tags = rt::read::array::<KeyValue<'a>>(c, true, v, "client_tags")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             instance_id,
             rack_id,
@@ -124,9 +120,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         let present = rt::read::present(c, true, "user_endpoint")?;
         rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::USER_ENDPOINT, vis)?;
         rt::visit::array::<KeyValue<'a>, V>(c, true, false, v, fields::CLIENT_TAGS, vis, "client_tags")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -141,12 +135,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         n += rt::write::str_size(self.process_id, true, "process_id")?;
         n += rt::write::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
         n += rt::write::array_size(&self.client_tags, true, v, "client_tags")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -161,11 +153,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         w.str(self.process_id, true, "process_id");
         w.opt_struct(&self.user_endpoint, true, v, "user_endpoint");
         w.array(&self.client_tags, true, v, "client_tags");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -215,11 +203,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "user_endpoint.host")?;
         let port = rt::read::u16(c, "user_endpoint.port")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?;
         Ok(Self {
             host,
             port,
@@ -234,9 +218,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         let c = &mut local;
         rt::read::str(c, true, "user_endpoint.host")?;
         rt::read::u16(c, "user_endpoint.port")?;
-        if true {
-            rt::read::check_tags(c, "user_endpoint._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "user_endpoint._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -262,14 +244,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
             Some(rt::read::str(c, true, "user_endpoint.host")?),
         );
         vis.u16(fields::USER_ENDPOINT_PORT, rt::read::u16(c, "user_endpoint.port")?);
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::USER_ENDPOINT_TAGGED_FIELDS,
-                vis,
-                "user_endpoint._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::USER_ENDPOINT_TAGGED_FIELDS,
+            vis,
+            "user_endpoint._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -278,12 +258,10 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.host, true, "user_endpoint.host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("user_endpoint._tagged_fields"));
         }
         Ok(n)
     }
@@ -291,11 +269,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.host, true, "user_endpoint.host");
         w.u16(self.port, "user_endpoint.port");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "user_endpoint._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -345,11 +319,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "client_tags[].key")?;
         let value = rt::read::str(c, true, "client_tags[].value")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?;
         Ok(Self {
             key,
             value,
@@ -364,9 +334,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         let c = &mut local;
         rt::read::str(c, true, "client_tags[].key")?;
         rt::read::str(c, true, "client_tags[].value")?;
-        if true {
-            rt::read::check_tags(c, "client_tags[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "client_tags[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -395,14 +363,12 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
             fields::CLIENT_TAGS_VALUE,
             Some(rt::read::str(c, true, "client_tags[].value")?),
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::CLIENT_TAGS_TAGGED_FIELDS,
-                vis,
-                "client_tags[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::CLIENT_TAGS_TAGGED_FIELDS,
+            vis,
+            "client_tags[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -412,12 +378,10 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.key, true, "client_tags[].key")?;
         n += rt::write::str_size(self.value, true, "client_tags[].value")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -425,11 +389,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.key, true, "client_tags[].key");
         w.str(self.value, true, "client_tags[].value");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -797,12 +757,10 @@ pub mod owned {
             n += rt::write::str_size(&self.process_id, true, "process_id")?;
             n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
             n += rt::owned::vec_size(&self.client_tags, true, v, "client_tags")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -819,11 +777,7 @@ pub mod owned {
             w.str(&self.process_id, true, "process_id");
             rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint");
             rt::owned::write_vec(w, &self.client_tags, true, v, "client_tags");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -865,12 +819,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.host, true, "user_endpoint.host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("user_endpoint._tagged_fields"));
             }
             Ok(n)
         }
@@ -878,18 +830,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.host, true, "user_endpoint.host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("user_endpoint.port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
                 }
             } else {
                 w.u16(self.port, "user_endpoint.port");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "user_endpoint._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -933,12 +881,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.key, true, "client_tags[].key")?;
             n += rt::write::str_size(&self.value, true, "client_tags[].value")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -947,11 +893,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.key, true, "client_tags[].key");
             w.str(&self.value, true, "client_tags[].value");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -74,8 +74,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
         let mut last_assignment_configs_tag: Option<rt::Array<'a, LastAssignmentConfig<'a>>> = Some(rt::Array::EMPTY);
         let mut stored_description_topology_epoch_tag: i32 = -1_i32;
         let mut failed_description_topology_epoch_tag: i32 = -1_i32;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -115,8 +114,8 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0xf);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0xf)
+        };
         Ok(Self {
             epoch,
             metadata_hash,
@@ -139,7 +138,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
         let c = &mut local;
         vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
         vis.i64(fields::METADATA_HASH, rt::read::i64(c, "metadata_hash")?);
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -190,33 +189,31 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.validated_topology_epoch == -1_i32) {
+            if self.validated_topology_epoch != -1_i32 {
                 let s = 4;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty())) {
+            if !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()) {
                 let s =
                     rt::write::opt_array_size(&self.last_assignment_configs, true, true, v, "last_assignment_configs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.stored_description_topology_epoch == -1_i32) {
+            if self.stored_description_topology_epoch != -1_i32 {
                 let s = 4;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.failed_description_topology_epoch == -1_i32) {
+            if self.failed_description_topology_epoch != -1_i32 {
                 let s = 4;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -224,16 +221,15 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.epoch, "epoch");
         w.i64(self.metadata_hash, "metadata_hash");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_validated_topology_epoch = true && !(self.validated_topology_epoch == -1_i32);
+            let has_validated_topology_epoch = self.validated_topology_epoch != -1_i32;
             tags += usize::from(has_validated_topology_epoch);
-            let has_last_assignment_configs =
-                true && !(self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()));
+            let has_last_assignment_configs = !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty());
             tags += usize::from(has_last_assignment_configs);
-            let has_stored_description_topology_epoch = true && !(self.stored_description_topology_epoch == -1_i32);
+            let has_stored_description_topology_epoch = self.stored_description_topology_epoch != -1_i32;
             tags += usize::from(has_stored_description_topology_epoch);
-            let has_failed_description_topology_epoch = true && !(self.failed_description_topology_epoch == -1_i32);
+            let has_failed_description_topology_epoch = self.failed_description_topology_epoch != -1_i32;
             tags += usize::from(has_failed_description_topology_epoch);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -278,8 +274,6 @@ impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
                 );
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -330,11 +324,7 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "last_assignment_configs[].key")?;
         let value = rt::read::str(c, true, "last_assignment_configs[].value")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "last_assignment_configs[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "last_assignment_configs[]._tagged_fields")?;
         Ok(Self {
             key,
             value,
@@ -349,9 +339,7 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
         let c = &mut local;
         rt::read::str(c, true, "last_assignment_configs[].key")?;
         rt::read::str(c, true, "last_assignment_configs[].value")?;
-        if true {
-            rt::read::check_tags(c, "last_assignment_configs[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "last_assignment_configs[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -380,14 +368,12 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
             fields::LAST_ASSIGNMENT_CONFIGS_VALUE,
             Some(rt::read::str(c, true, "last_assignment_configs[].value")?),
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::LAST_ASSIGNMENT_CONFIGS_TAGGED_FIELDS,
-                vis,
-                "last_assignment_configs[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::LAST_ASSIGNMENT_CONFIGS_TAGGED_FIELDS,
+            vis,
+            "last_assignment_configs[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -397,14 +383,10 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.key, true, "last_assignment_configs[].key")?;
         n += rt::write::str_size(self.value, true, "last_assignment_configs[].value")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "last_assignment_configs[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -412,14 +394,7 @@ impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.key, true, "last_assignment_configs[].key");
         w.str(self.value, true, "last_assignment_configs[].value");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "last_assignment_configs[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -673,15 +648,15 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.validated_topology_epoch == -1_i32) {
+                if self.validated_topology_epoch != -1_i32 {
                     let s = 4;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty())) {
+                if !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()) {
                     let s = rt::owned::opt_vec_size(
                         self.last_assignment_configs.as_deref(),
                         true,
@@ -692,19 +667,17 @@ pub mod owned {
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.stored_description_topology_epoch == -1_i32) {
+                if self.stored_description_topology_epoch != -1_i32 {
                     let s = 4;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.failed_description_topology_epoch == -1_i32) {
+                if self.failed_description_topology_epoch != -1_i32 {
                     let s = 4;
                     tags += 1;
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -714,16 +687,15 @@ pub mod owned {
                 r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
                 r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_validated_topology_epoch = true && !(self.validated_topology_epoch == -1_i32);
+                let has_validated_topology_epoch = self.validated_topology_epoch != -1_i32;
                 tags += usize::from(has_validated_topology_epoch);
-                let has_last_assignment_configs =
-                    true && !(self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty()));
+                let has_last_assignment_configs = !self.last_assignment_configs.as_ref().is_some_and(|a| a.is_empty());
                 tags += usize::from(has_last_assignment_configs);
-                let has_stored_description_topology_epoch = true && !(self.stored_description_topology_epoch == -1_i32);
+                let has_stored_description_topology_epoch = self.stored_description_topology_epoch != -1_i32;
                 tags += usize::from(has_stored_description_topology_epoch);
-                let has_failed_description_topology_epoch = true && !(self.failed_description_topology_epoch == -1_i32);
+                let has_failed_description_topology_epoch = self.failed_description_topology_epoch != -1_i32;
                 tags += usize::from(has_failed_description_topology_epoch);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -775,8 +747,6 @@ pub mod owned {
                     );
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }
@@ -820,14 +790,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.key, true, "last_assignment_configs[].key")?;
             n += rt::write::str_size(&self.value, true, "last_assignment_configs[].value")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "last_assignment_configs[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -836,14 +802,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.key, true, "last_assignment_configs[].key");
             w.str(&self.value, true, "last_assignment_configs[].value");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "last_assignment_configs[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -54,11 +54,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")?;
         let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             active_tasks,
             standby_tasks,
@@ -79,9 +75,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
         rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
         rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::WARMUP_TASKS, vis, "warmup_tasks")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -92,12 +86,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
         n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")?;
         n += rt::write::array_size(&self.warmup_tasks, true, v, "warmup_tasks")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -106,11 +98,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         w.array(&self.active_tasks, true, v, "active_tasks");
         w.array(&self.standby_tasks, true, v, "standby_tasks");
         w.array(&self.warmup_tasks, true, v, "warmup_tasks");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -160,11 +148,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             partitions,
@@ -179,9 +163,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         let c = &mut local;
         rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -215,14 +197,12 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             vis,
             "active_tasks[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::ACTIVE_TASKS_TAGGED_FIELDS,
-                vis,
-                "active_tasks[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::ACTIVE_TASKS_TAGGED_FIELDS,
+            vis,
+            "active_tasks[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -232,12 +212,10 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -245,11 +223,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
         w.array(&self.partitions, true, v, "active_tasks[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -441,12 +415,10 @@ pub mod owned {
             n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
             n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")?;
             n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -455,11 +427,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
             rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks");
             rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -502,12 +470,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -516,11 +482,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

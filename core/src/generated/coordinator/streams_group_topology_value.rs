@@ -55,11 +55,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "epoch")?;
         let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "subtopologies")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             epoch,
             subtopologies,
@@ -77,9 +73,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
         let c = &mut local;
         vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
         rt::visit::array::<Subtopology<'a>, V>(c, true, false, v, fields::SUBTOPOLOGIES, vis, "subtopologies")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -88,12 +82,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.subtopologies, true, v, "subtopologies")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -101,11 +93,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.epoch, "epoch");
         w.array(&self.subtopologies, true, v, "subtopologies");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -172,11 +160,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             rt::read::array::<TopicInfo<'a>>(c, true, v, "subtopologies[].repartition_source_topics")?;
         let copartition_groups =
             rt::read::array::<CopartitionGroup<'a>>(c, true, v, "subtopologies[].copartition_groups")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "subtopologies[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "subtopologies[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             source_topics,
@@ -200,9 +184,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].repartition_sink_topics")?;
         rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].repartition_source_topics")?;
         rt::read::check_array::<CopartitionGroup<'a>>(c, true, false, v, "subtopologies[].copartition_groups")?;
-        if true {
-            rt::read::check_tags(c, "subtopologies[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "subtopologies[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -285,14 +267,12 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             vis,
             "subtopologies[].copartition_groups",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::SUBTOPOLOGIES_TAGGED_FIELDS,
-                vis,
-                "subtopologies[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::SUBTOPOLOGIES_TAGGED_FIELDS,
+            vis,
+            "subtopologies[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -322,12 +302,10 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             "subtopologies[].repartition_source_topics",
         )?;
         n += rt::write::array_size(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("subtopologies[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -355,11 +333,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             "subtopologies[].repartition_source_topics",
         );
         w.array(&self.copartition_groups, true, v, "subtopologies[].copartition_groups");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "subtopologies[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -423,11 +397,8 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         let replication_factor = rt::read::i16_at::<6, 4>(&r);
         let topic_configs =
             rt::read::array::<TopicConfig<'a>>(c, true, v, "subtopologies[].state_changelog_topics[].topic_configs")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "subtopologies[].state_changelog_topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "subtopologies[].state_changelog_topics[]._tagged_fields")?;
         Ok(Self {
             name,
             partitions,
@@ -461,9 +432,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
-            rt::read::check_tags(c, "subtopologies[].state_changelog_topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "subtopologies[].state_changelog_topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -506,14 +475,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             vis,
             "subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
-                vis,
-                "subtopologies[].state_changelog_topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
+            vis,
+            "subtopologies[].state_changelog_topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -528,14 +495,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "subtopologies[].state_changelog_topics[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -553,14 +516,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "subtopologies[].state_changelog_topics[].topic_configs",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "subtopologies[].state_changelog_topics[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -614,11 +570,8 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             v,
             "subtopologies[].copartition_groups[].repartition_source_topics",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "subtopologies[].copartition_groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "subtopologies[].copartition_groups[]._tagged_fields")?;
         Ok(Self {
             source_topics,
             source_topic_regex,
@@ -647,9 +600,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             v,
             "subtopologies[].copartition_groups[].repartition_source_topics",
         )?;
-        if true {
-            rt::read::check_tags(c, "subtopologies[].copartition_groups[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "subtopologies[].copartition_groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -698,14 +649,12 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             vis,
             "subtopologies[].copartition_groups[].repartition_source_topics",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS,
-                vis,
-                "subtopologies[].copartition_groups[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS,
+            vis,
+            "subtopologies[].copartition_groups[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -731,14 +680,10 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             v,
             "subtopologies[].copartition_groups[].repartition_source_topics",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "subtopologies[].copartition_groups[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -762,14 +707,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             v,
             "subtopologies[].copartition_groups[].repartition_source_topics",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "subtopologies[].copartition_groups[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -823,14 +761,10 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
             true,
             "subtopologies[].state_changelog_topics[].topic_configs[].value",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(
-                c,
-                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
-            )?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(
+            c,
+            "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+        )?;
         Ok(Self {
             key,
             value,
@@ -849,12 +783,10 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
             true,
             "subtopologies[].state_changelog_topics[].topic_configs[].value",
         )?;
-        if true {
-            rt::read::check_tags(
-                c,
-                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
-            )?;
-        }
+        rt::read::check_tags(
+            c,
+            "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -891,14 +823,12 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
                 "subtopologies[].state_changelog_topics[].topic_configs[].value",
             )?),
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS,
-                vis,
-                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS,
+            vis,
+            "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -916,14 +846,10 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
             true,
             "subtopologies[].state_changelog_topics[].topic_configs[].value",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -939,14 +865,7 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
             true,
             "subtopologies[].state_changelog_topics[].topic_configs[].value",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1389,12 +1308,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.subtopologies, true, v, "subtopologies")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1402,11 +1319,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.epoch, "epoch");
             rt::owned::write_vec(w, &self.subtopologies, true, v, "subtopologies");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1489,12 +1402,10 @@ pub mod owned {
                 "subtopologies[].repartition_source_topics",
             )?;
             n += rt::owned::vec_size(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("subtopologies[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1538,11 +1449,7 @@ pub mod owned {
                 v,
                 "subtopologies[].copartition_groups",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "subtopologies[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1598,14 +1505,10 @@ pub mod owned {
                 v,
                 "subtopologies[].state_changelog_topics[].topic_configs",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "subtopologies[].state_changelog_topics[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1624,14 +1527,7 @@ pub mod owned {
                 v,
                 "subtopologies[].state_changelog_topics[].topic_configs",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "subtopologies[].state_changelog_topics[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1694,14 +1590,10 @@ pub mod owned {
                 v,
                 "subtopologies[].copartition_groups[].repartition_source_topics",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "subtopologies[].copartition_groups[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1729,14 +1621,7 @@ pub mod owned {
                 v,
                 "subtopologies[].copartition_groups[].repartition_source_topics",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "subtopologies[].copartition_groups[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1787,14 +1672,10 @@ pub mod owned {
                 true,
                 "subtopologies[].state_changelog_topics[].topic_configs[].value",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1811,14 +1692,7 @@ pub mod owned {
                 true,
                 "subtopologies[].state_changelog_topics[].topic_configs[].value",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -103,8 +103,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         let mut next_producer_id_tag: i64 = -1_i64;
         let mut client_transaction_version_tag: i16 = 0_i16;
         let mut next_producer_epoch_tag: i16 = -1_i16;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 1 {
+        let unknown_tagged_fields = if v >= 1 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -138,8 +137,10 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0xf);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0xf)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             producer_id,
             previous_producer_id: previous_producer_id_tag,
@@ -226,60 +227,62 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 31;
-        if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+        if v <= 0 && self.previous_producer_id != -1_i64 {
             return Err(rt::write::not_in_version("previous_producer_id"));
         }
-        if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+        if v <= 0 && self.next_producer_id != -1_i64 {
             return Err(rt::write::not_in_version("next_producer_id"));
         }
-        if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+        if v <= 0 && self.next_producer_epoch != -1_i16 {
             return Err(rt::write::not_in_version("next_producer_epoch"));
         }
         n += rt::write::opt_array_size(&self.transaction_partitions, v >= 1, true, v, "transaction_partitions")?;
-        if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+        if v <= 0 && self.client_transaction_version != 0_i16 {
             return Err(rt::write::not_in_version("client_transaction_version"));
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.previous_producer_id == -1_i64) {
+            if self.previous_producer_id != -1_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.next_producer_id == -1_i64) {
+            if self.next_producer_id != -1_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.client_transaction_version == 0_i16) {
+            if self.client_transaction_version != 0_i16 {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.next_producer_epoch == -1_i16) {
+            if self.next_producer_epoch != -1_i16 {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+        if v <= 0 && self.previous_producer_id != -1_i64 {
             w.fail(rt::write::not_in_version("previous_producer_id"));
         }
-        if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+        if v <= 0 && self.next_producer_id != -1_i64 {
             w.fail(rt::write::not_in_version("next_producer_id"));
         }
-        if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+        if v <= 0 && self.next_producer_epoch != -1_i16 {
             w.fail(rt::write::not_in_version("next_producer_epoch"));
         }
-        if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+        if v <= 0 && self.client_transaction_version != 0_i16 {
             w.fail(rt::write::not_in_version("client_transaction_version"));
         }
         w.i64(self.producer_id, "producer_id");
@@ -294,13 +297,13 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms");
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_previous_producer_id = true && !(self.previous_producer_id == -1_i64);
+            let has_previous_producer_id = self.previous_producer_id != -1_i64;
             tags += usize::from(has_previous_producer_id);
-            let has_next_producer_id = true && !(self.next_producer_id == -1_i64);
+            let has_next_producer_id = self.next_producer_id != -1_i64;
             tags += usize::from(has_next_producer_id);
-            let has_client_transaction_version = true && !(self.client_transaction_version == 0_i16);
+            let has_client_transaction_version = self.client_transaction_version != 0_i16;
             tags += usize::from(has_client_transaction_version);
-            let has_next_producer_epoch = true && !(self.next_producer_epoch == -1_i16);
+            let has_next_producer_epoch = self.next_producer_epoch != -1_i16;
             tags += usize::from(has_next_producer_epoch);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -463,10 +466,12 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "transaction_partitions[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "transaction_partitions[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -475,13 +480,13 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         w.str(self.topic, v >= 1, "transaction_partitions[].topic");
         w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "transaction_partitions[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -840,13 +845,13 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 31;
-            if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+            if v <= 0 && self.previous_producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("previous_producer_id"));
             }
-            if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+            if v <= 0 && self.next_producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("next_producer_id"));
             }
-            if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+            if v <= 0 && self.next_producer_epoch != -1_i16 {
                 return Err(rt::write::not_in_version("next_producer_epoch"));
             }
             n += rt::owned::opt_vec_size(
@@ -856,50 +861,52 @@ pub mod owned {
                 v,
                 "transaction_partitions",
             )?;
-            if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+            if v <= 0 && self.client_transaction_version != 0_i16 {
                 return Err(rt::write::not_in_version("client_transaction_version"));
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.previous_producer_id == -1_i64) {
+                if self.previous_producer_id != -1_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.next_producer_id == -1_i64) {
+                if self.next_producer_id != -1_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.client_transaction_version == 0_i16) {
+                if self.client_transaction_version != 0_i16 {
                     let s = 2;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.next_producer_epoch == -1_i16) {
+                if self.next_producer_epoch != -1_i16 {
                     let s = 2;
                     tags += 1;
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+            if v <= 0 && self.previous_producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("previous_producer_id"));
             }
-            if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+            if v <= 0 && self.next_producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("next_producer_id"));
             }
-            if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+            if v <= 0 && self.next_producer_epoch != -1_i16 {
                 w.fail(rt::write::not_in_version("next_producer_epoch"));
             }
-            if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+            if v <= 0 && self.client_transaction_version != 0_i16 {
                 w.fail(rt::write::not_in_version("client_transaction_version"));
             }
             w.i64(self.producer_id, "producer_id");
@@ -922,13 +929,13 @@ pub mod owned {
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_previous_producer_id = true && !(self.previous_producer_id == -1_i64);
+                let has_previous_producer_id = self.previous_producer_id != -1_i64;
                 tags += usize::from(has_previous_producer_id);
-                let has_next_producer_id = true && !(self.next_producer_id == -1_i64);
+                let has_next_producer_id = self.next_producer_id != -1_i64;
                 tags += usize::from(has_next_producer_id);
-                let has_client_transaction_version = true && !(self.client_transaction_version == 0_i16);
+                let has_client_transaction_version = self.client_transaction_version != 0_i16;
                 tags += usize::from(has_client_transaction_version);
-                let has_next_producer_epoch = true && !(self.next_producer_epoch == -1_i16);
+                let has_next_producer_epoch = self.next_producer_epoch != -1_i16;
                 tags += usize::from(has_next_producer_epoch);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1010,10 +1017,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "transaction_partitions[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "transaction_partitions[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -1029,13 +1038,13 @@ pub mod owned {
                 "transaction_partitions[].partition_ids",
             );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "transaction_partitions[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 

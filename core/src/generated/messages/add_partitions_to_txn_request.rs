@@ -165,7 +165,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         if v >= 4 {
             n += rt::write::array_size(&self.transactions, v >= 3, v, "transactions")?;
         }
-        if !(v >= 4) && !(self.transactions.is_empty()) {
+        if v <= 3 && !self.transactions.is_empty() {
             return Err(rt::write::not_in_version("transactions"));
         }
         if v <= 3 {
@@ -175,51 +175,53 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
                 "v3_and_below_transactional_id",
             )?;
         }
-        if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+        if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
             return Err(rt::write::not_in_version("v3_and_below_transactional_id"));
         }
         if v <= 3 {
             n += 8;
         }
-        if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+        if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
             return Err(rt::write::not_in_version("v3_and_below_producer_id"));
         }
         if v <= 3 {
             n += 2;
         }
-        if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+        if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
             return Err(rt::write::not_in_version("v3_and_below_producer_epoch"));
         }
         if v <= 3 {
             n += rt::write::array_size(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
         }
-        if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+        if v >= 4 && !self.v3_and_below_topics.is_empty() {
             return Err(rt::write::not_in_version("v3_and_below_topics"));
         }
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.transactions.is_empty()) {
+        if v <= 3 && !self.transactions.is_empty() {
             w.fail(rt::write::not_in_version("transactions"));
         }
-        if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+        if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
             w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
         }
-        if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+        if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
             w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
         }
-        if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+        if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
             w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
         }
-        if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+        if v >= 4 && !self.v3_and_below_topics.is_empty() {
             w.fail(rt::write::not_in_version("v3_and_below_topics"));
         }
         if v >= 4 {
@@ -242,10 +244,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
             w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -451,57 +453,59 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         if v >= 4 {
             n += rt::write::str_size(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
         }
-        if !(v >= 4) && !(self.transactional_id == "") {
+        if v <= 3 && !self.transactional_id.is_empty() {
             return Err(rt::write::not_in_version("transactions[].transactional_id"));
         }
         if v >= 4 {
             n += 8;
         }
-        if !(v >= 4) && !(self.producer_id == 0_i64) {
+        if v <= 3 && self.producer_id != 0_i64 {
             return Err(rt::write::not_in_version("transactions[].producer_id"));
         }
         if v >= 4 {
             n += 2;
         }
-        if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+        if v <= 3 && self.producer_epoch != 0_i16 {
             return Err(rt::write::not_in_version("transactions[].producer_epoch"));
         }
         if v >= 4 {
             n += 1;
         }
-        if !(v >= 4) && !(self.verify_only == false) {
+        if v <= 3 && self.verify_only {
             return Err(rt::write::not_in_version("transactions[].verify_only"));
         }
         if v >= 4 {
             n += rt::write::array_size(&self.topics, v >= 3, v, "transactions[].topics")?;
         }
-        if !(v >= 4) && !(self.topics.is_empty()) {
+        if v <= 3 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("transactions[].topics"));
         }
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.transactional_id == "") {
+        if v <= 3 && !self.transactional_id.is_empty() {
             w.fail(rt::write::not_in_version("transactions[].transactional_id"));
         }
-        if !(v >= 4) && !(self.producer_id == 0_i64) {
+        if v <= 3 && self.producer_id != 0_i64 {
             w.fail(rt::write::not_in_version("transactions[].producer_id"));
         }
-        if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+        if v <= 3 && self.producer_epoch != 0_i16 {
             w.fail(rt::write::not_in_version("transactions[].producer_epoch"));
         }
-        if !(v >= 4) && !(self.verify_only == false) {
+        if v <= 3 && self.verify_only {
             w.fail(rt::write::not_in_version("transactions[].verify_only"));
         }
-        if !(v >= 4) && !(self.topics.is_empty()) {
+        if v <= 3 && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("transactions[].topics"));
         }
         if v >= 4 {
@@ -520,10 +524,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             w.array(&self.topics, v >= 3, v, "transactions[].topics");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields")
+        };
     }
 }
 
@@ -651,8 +655,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -661,10 +667,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         w.str(self.name, v >= 3, "v3_and_below_topics[].name");
         w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields")
+        };
     }
 }
 
@@ -995,7 +1001,7 @@ pub mod owned {
             if v >= 4 {
                 n += rt::owned::vec_size(&self.transactions, v >= 3, v, "transactions")?;
             }
-            if !(v >= 4) && !(self.transactions.is_empty()) {
+            if v <= 3 && !self.transactions.is_empty() {
                 return Err(rt::write::not_in_version("transactions"));
             }
             if v <= 3 {
@@ -1005,51 +1011,53 @@ pub mod owned {
                     "v3_and_below_transactional_id",
                 )?;
             }
-            if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+            if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
                 return Err(rt::write::not_in_version("v3_and_below_transactional_id"));
             }
             if v <= 3 {
                 n += 8;
             }
-            if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+            if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
                 return Err(rt::write::not_in_version("v3_and_below_producer_id"));
             }
             if v <= 3 {
                 n += 2;
             }
-            if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+            if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
                 return Err(rt::write::not_in_version("v3_and_below_producer_epoch"));
             }
             if v <= 3 {
                 n += rt::owned::vec_size(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
             }
-            if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+            if v >= 4 && !self.v3_and_below_topics.is_empty() {
                 return Err(rt::write::not_in_version("v3_and_below_topics"));
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.transactions.is_empty()) {
+            if v <= 3 && !self.transactions.is_empty() {
                 w.fail(rt::write::not_in_version("transactions"));
             }
-            if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+            if v >= 4 && !self.v3_and_below_transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
             }
-            if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+            if v >= 4 && self.v3_and_below_producer_id != 0_i64 {
                 w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
             }
-            if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+            if v >= 4 && self.v3_and_below_producer_epoch != 0_i16 {
                 w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
             }
-            if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+            if v >= 4 && !self.v3_and_below_topics.is_empty() {
                 w.fail(rt::write::not_in_version("v3_and_below_topics"));
             }
             if v >= 4 {
@@ -1072,10 +1080,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1131,58 +1139,60 @@ pub mod owned {
             if v >= 4 {
                 n += rt::write::str_size(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
             }
-            if !(v >= 4) && !(self.transactional_id == "") {
+            if v <= 3 && !self.transactional_id.is_empty() {
                 return Err(rt::write::not_in_version("transactions[].transactional_id"));
             }
             if v >= 4 {
                 n += 8;
             }
-            if !(v >= 4) && !(self.producer_id == 0_i64) {
+            if v <= 3 && self.producer_id != 0_i64 {
                 return Err(rt::write::not_in_version("transactions[].producer_id"));
             }
             if v >= 4 {
                 n += 2;
             }
-            if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+            if v <= 3 && self.producer_epoch != 0_i16 {
                 return Err(rt::write::not_in_version("transactions[].producer_epoch"));
             }
             if v >= 4 {
                 n += 1;
             }
-            if !(v >= 4) && !(self.verify_only == false) {
+            if v <= 3 && self.verify_only {
                 return Err(rt::write::not_in_version("transactions[].verify_only"));
             }
             if v >= 4 {
                 n += rt::owned::vec_size(&self.topics, v >= 3, v, "transactions[].topics")?;
             }
-            if !(v >= 4) && !(self.topics.is_empty()) {
+            if v <= 3 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("transactions[].topics"));
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.transactional_id == "") {
+            if v <= 3 && !self.transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("transactions[].transactional_id"));
             }
-            if !(v >= 4) && !(self.producer_id == 0_i64) {
+            if v <= 3 && self.producer_id != 0_i64 {
                 w.fail(rt::write::not_in_version("transactions[].producer_id"));
             }
-            if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+            if v <= 3 && self.producer_epoch != 0_i16 {
                 w.fail(rt::write::not_in_version("transactions[].producer_epoch"));
             }
-            if !(v >= 4) && !(self.verify_only == false) {
+            if v <= 3 && self.verify_only {
                 w.fail(rt::write::not_in_version("transactions[].verify_only"));
             }
-            if !(v >= 4) && !(self.topics.is_empty()) {
+            if v <= 3 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("transactions[].topics"));
             }
             if v >= 4 {
@@ -1199,10 +1209,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.topics, v >= 3, v, "transactions[].topics");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields")
+            };
         }
     }
 
@@ -1249,8 +1259,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1260,10 +1272,10 @@ pub mod owned {
             w.str(&self.name, v >= 3, "v3_and_below_topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields")
+            };
         }
     }
 

@@ -129,7 +129,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
         if v >= 4 {
             n += rt::write::array_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
         }
-        if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+        if v <= 3 && !self.results_by_transaction.is_empty() {
             return Err(rt::write::not_in_version("results_by_transaction"));
         }
         if v <= 3 {
@@ -140,24 +140,26 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
                 "results_by_topic_v3_and_below",
             )?;
         }
-        if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+        if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
             return Err(rt::write::not_in_version("results_by_topic_v3_and_below"));
         }
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+        if v <= 3 && !self.results_by_transaction.is_empty() {
             w.fail(rt::write::not_in_version("results_by_transaction"));
         }
-        if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+        if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
             w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -176,10 +178,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
             );
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -336,32 +338,34 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
                 "results_by_transaction[].transactional_id",
             )?;
         }
-        if !(v >= 4) && !(self.transactional_id == "") {
+        if v <= 3 && !self.transactional_id.is_empty() {
             return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
         }
         if v >= 4 {
             n += rt::write::array_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")?;
         }
-        if !(v >= 4) && !(self.topic_results.is_empty()) {
+        if v <= 3 && !self.topic_results.is_empty() {
             return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
         }
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "results_by_transaction[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results_by_transaction[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.transactional_id == "") {
+        if v <= 3 && !self.transactional_id.is_empty() {
             w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
         }
-        if !(v >= 4) && !(self.topic_results.is_empty()) {
+        if v <= 3 && !self.topic_results.is_empty() {
             w.fail(rt::write::not_in_version("results_by_transaction[].topic_results"));
         }
         if v >= 4 {
@@ -375,13 +379,13 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
             w.array(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "results_by_transaction[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -525,10 +529,12 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "results_by_topic_v3_and_below[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results_by_topic_v3_and_below[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -542,13 +548,13 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
             "results_by_topic_v3_and_below[].results_by_partition",
         );
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "results_by_topic_v3_and_below[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -706,10 +712,12 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -724,13 +732,13 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
             "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
         );
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1038,7 +1046,7 @@ pub mod owned {
             if v >= 4 {
                 n += rt::owned::vec_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
             }
-            if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+            if v <= 3 && !self.results_by_transaction.is_empty() {
                 return Err(rt::write::not_in_version("results_by_transaction"));
             }
             if v <= 3 {
@@ -1049,24 +1057,26 @@ pub mod owned {
                     "results_by_topic_v3_and_below",
                 )?;
             }
-            if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+            if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
                 return Err(rt::write::not_in_version("results_by_topic_v3_and_below"));
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+            if v <= 3 && !self.results_by_transaction.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_transaction"));
             }
-            if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+            if v >= 4 && !self.results_by_topic_v3_and_below.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -1086,10 +1096,10 @@ pub mod owned {
                 );
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1137,33 +1147,35 @@ pub mod owned {
                     "results_by_transaction[].transactional_id",
                 )?;
             }
-            if !(v >= 4) && !(self.transactional_id == "") {
+            if v <= 3 && !self.transactional_id.is_empty() {
                 return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
             }
             if v >= 4 {
                 n += rt::owned::vec_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")?;
             }
-            if !(v >= 4) && !(self.topic_results.is_empty()) {
+            if v <= 3 && !self.topic_results.is_empty() {
                 return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results_by_transaction[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results_by_transaction[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.transactional_id == "") {
+            if v <= 3 && !self.transactional_id.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
             }
-            if !(v >= 4) && !(self.topic_results.is_empty()) {
+            if v <= 3 && !self.topic_results.is_empty() {
                 w.fail(rt::write::not_in_version("results_by_transaction[].topic_results"));
             }
             if v >= 4 {
@@ -1183,13 +1195,13 @@ pub mod owned {
                 );
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "results_by_transaction[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 
@@ -1241,10 +1253,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results_by_topic_v3_and_below[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results_by_topic_v3_and_below[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -1260,13 +1274,13 @@ pub mod owned {
                 "results_by_topic_v3_and_below[].results_by_partition",
             );
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "results_by_topic_v3_and_below[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 
@@ -1311,10 +1325,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -1333,13 +1349,13 @@ pub mod owned {
                     r[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

@@ -80,11 +80,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         } else {
             true
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             cluster_id,
             timeout_ms,
@@ -113,9 +109,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         if v >= 1 {
             vis.bool(fields::ACK_WHEN_COMMITTED, rt::read::bool(c, "ack_when_committed")?);
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -128,21 +122,19 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.ack_when_committed == true) {
+        if v <= 0 && !self.ack_when_committed {
             return Err(rt::write::not_in_version("ack_when_committed"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.ack_when_committed == true) {
+        if v <= 0 && !self.ack_when_committed {
             w.fail(rt::write::not_in_version("ack_when_committed"));
         }
         w.opt_str(self.cluster_id, true, true, "cluster_id");
@@ -153,11 +145,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         if v >= 1 {
             w.bool(self.ack_when_committed, "ack_when_committed");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -212,11 +200,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
         let port = rt::read::u16(c, "listeners[].port")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
         Ok(Self {
             name,
             host,
@@ -233,9 +217,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         rt::read::str(c, true, "listeners[].name")?;
         rt::read::str(c, true, "listeners[].host")?;
         rt::read::u16(c, "listeners[].port")?;
-        if true {
-            rt::read::check_tags(c, "listeners[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "listeners[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -266,9 +248,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             Some(rt::read::str(c, true, "listeners[].host")?),
         );
         vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
-        if true {
-            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -278,12 +258,10 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         let mut n: usize = 2;
         n += rt::write::str_size(self.name, true, "listeners[].name")?;
         n += rt::write::str_size(self.host, true, "listeners[].host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -292,11 +270,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         w.str(self.name, true, "listeners[].name");
         w.str(self.host, true, "listeners[].host");
         w.u16(self.port, "listeners[].port");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -570,21 +544,19 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.ack_when_committed == true) {
+            if v <= 0 && !self.ack_when_committed {
                 return Err(rt::write::not_in_version("ack_when_committed"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.ack_when_committed == true) {
+            if v <= 0 && !self.ack_when_committed {
                 w.fail(rt::write::not_in_version("ack_when_committed"));
             }
             w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
@@ -603,11 +575,7 @@ pub mod owned {
                 if v >= 1 {
                     w.bool(self.ack_when_committed, "ack_when_committed");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -655,12 +623,10 @@ pub mod owned {
             let mut n: usize = 2;
             n += rt::write::str_size(&self.name, true, "listeners[].name")?;
             n += rt::write::str_size(&self.host, true, "listeners[].host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -669,18 +635,14 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "listeners[].name");
             w.str(&self.host, true, "listeners[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("listeners[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
                 }
             } else {
                 w.u16(self.port, "listeners[].port");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

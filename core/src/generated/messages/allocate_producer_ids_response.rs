@@ -68,11 +68,7 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
         let error_code = rt::read::i16_at::<18, 4>(&r);
         let producer_id_start = rt::read::i64_at::<18, 6>(&r);
         let producer_id_len = rt::read::i32_at::<18, 14>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -95,9 +91,7 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.i64(fields::PRODUCER_ID_START, rt::read::i64(c, "producer_id_start")?);
         vis.i32(fields::PRODUCER_ID_LEN, rt::read::i32(c, "producer_id_len")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -105,12 +99,10 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 18;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -120,11 +112,7 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
         w.i16(self.error_code, "error_code");
         w.i64(self.producer_id_start, "producer_id_start");
         w.i32(self.producer_id_len, "producer_id_len");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -288,18 +276,16 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 18;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<19>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -314,11 +300,7 @@ pub mod owned {
                     r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
                     r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -92,8 +92,10 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -102,10 +104,10 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.entries, v >= 1, v, "entries");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -229,8 +231,10 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -240,10 +244,10 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         w.opt_str(self.error_message, v >= 1, true, "entries[].error_message");
         w.array(&self.entity, v >= 1, v, "entries[].entity");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
+        };
     }
 }
 
@@ -366,8 +370,10 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -376,10 +382,10 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
         w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
+        };
     }
 }
 
@@ -615,8 +621,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -625,10 +633,10 @@ pub mod owned {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -679,8 +687,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -691,10 +701,10 @@ pub mod owned {
             w.opt_str(self.error_message.as_deref(), v >= 1, true, "entries[].error_message");
             rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
+            };
         }
     }
 
@@ -746,8 +756,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -762,10 +774,10 @@ pub mod owned {
                 "entries[].entity[].entity_name",
             );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
+            };
         }
     }
 

@@ -93,8 +93,10 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -103,10 +105,10 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
         w.array(&self.resources, v >= 2, v, "resources");
         w.bool(self.validate_only, "validate_only");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -234,8 +236,10 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -245,10 +249,10 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         w.str(self.resource_name, v >= 2, "resources[].resource_name");
         w.array(&self.configs, v >= 2, v, "resources[].configs");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+        };
     }
 }
 
@@ -371,8 +375,10 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -381,10 +387,10 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         w.str(self.name, v >= 2, "resources[].configs[].name");
         w.opt_str(self.value, v >= 2, true, "resources[].configs[].value");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
+        };
     }
 }
 
@@ -620,8 +626,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -636,10 +644,10 @@ pub mod owned {
             } else {
                 w.bool(self.validate_only, "validate_only");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -691,8 +699,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -703,10 +713,10 @@ pub mod owned {
             w.str(&self.resource_name, v >= 2, "resources[].resource_name");
             rt::owned::write_vec(w, &self.configs, v >= 2, v, "resources[].configs");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+            };
         }
     }
 
@@ -753,8 +763,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -764,10 +776,10 @@ pub mod owned {
             w.str(&self.name, v >= 2, "resources[].configs[].name");
             w.opt_str(self.value.as_deref(), v >= 2, true, "resources[].configs[].value");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
+            };
         }
     }
 

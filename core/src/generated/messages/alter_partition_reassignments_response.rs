@@ -65,11 +65,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
         let error_code = rt::read::i16(c, "error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let responses = rt::read::array::<ReassignableTopicResponse<'a>>(c, true, v, "responses")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             allow_replication_factor_change,
@@ -101,9 +97,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
             rt::read::opt_str(c, true, true, "error_message")?,
         );
         rt::visit::array::<ReassignableTopicResponse<'a>, V>(c, true, false, v, fields::RESPONSES, vis, "responses")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -116,12 +110,10 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
         }
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::array_size(&self.responses, true, v, "responses")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -134,11 +126,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
         w.i16(self.error_code, "error_code");
         w.opt_str(self.error_message, true, true, "error_message");
         w.array(&self.responses, true, v, "responses");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -188,11 +176,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "responses[].name")?;
         let partitions = rt::read::array::<ReassignablePartitionResponse<'a>>(c, true, v, "responses[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
         Ok(Self {
             name,
             partitions,
@@ -207,9 +191,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
         let c = &mut local;
         rt::read::str(c, true, "responses[].name")?;
         rt::read::check_array::<ReassignablePartitionResponse<'a>>(c, true, false, v, "responses[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -243,9 +225,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
             vis,
             "responses[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -255,12 +235,10 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "responses[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -268,11 +246,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.name, true, "responses[].name");
         w.array(&self.partitions, true, v, "responses[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -328,11 +302,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
         let partition_index = rt::read::i32_at::<6, 0>(&r);
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             error_code,
@@ -355,9 +325,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
             }
         }
         rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
-        if true {
-            rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -390,14 +358,12 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
             fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
             rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "responses[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -406,14 +372,10 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -422,14 +384,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
         w.i32(self.partition_index, "responses[].partitions[].partition_index");
         w.i16(self.error_code, "responses[].partitions[].error_code");
         w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -728,12 +683,10 @@ pub mod owned {
             }
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -746,11 +699,7 @@ pub mod owned {
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message.as_deref(), true, true, "error_message");
             rt::owned::write_vec(w, &self.responses, true, v, "responses");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -793,12 +742,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "responses[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -807,11 +754,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.name, true, "responses[].name");
             rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -862,14 +805,10 @@ pub mod owned {
                 true,
                 "responses[].partitions[].error_message",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -886,14 +825,7 @@ pub mod owned {
                 true,
                 "responses[].partitions[].error_message",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "responses[].partitions[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -63,11 +63,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
         let broker_id = rt::read::i32_at::<12, 0>(&r);
         let broker_epoch = rt::read::i64_at::<12, 4>(&r);
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             broker_id,
             broker_epoch,
@@ -87,9 +83,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
         vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
         rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -98,12 +92,10 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -112,11 +104,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
         w.i32(self.broker_id, "broker_id");
         w.i64(self.broker_epoch, "broker_epoch");
         w.array(&self.topics, true, v, "topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -178,11 +166,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             rt::Uuid::nil()
         };
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             topic_name,
             topic_id,
@@ -202,9 +186,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             rt::read::uuid(c, "topics[].topic_id")?;
         }
         rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -247,9 +229,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             vis,
             "topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -264,12 +244,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             n += 16;
         }
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -282,11 +260,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             w.uuid(self.topic_id, "topics[].topic_id");
         }
         w.array(&self.partitions, true, v, "topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -366,11 +340,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             0_i8
         };
         let partition_epoch = rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             leader_epoch,
@@ -405,9 +375,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?;
         }
         rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -477,14 +445,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             fields::TOPICS_PARTITIONS_PARTITION_EPOCH,
             rt::read::i32(c, "topics[].partitions[].partition_epoch")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -495,7 +461,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v <= 2 {
             n += rt::write::array_size(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
         }
-        if !(v <= 2) && !(self.new_isr.is_empty()) {
+        if v >= 3 && !self.new_isr.is_empty() {
             return Err(rt::write::not_in_version("topics[].partitions[].new_isr"));
         }
         if v >= 3 {
@@ -506,33 +472,31 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "topics[].partitions[].new_isr_with_epochs",
             )?;
         }
-        if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+        if v <= 2 && !self.new_isr_with_epochs.is_empty() {
             return Err(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
         }
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+        if v <= 0 && self.leader_recovery_state != 0_i8 {
             return Err(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 2) && !(self.new_isr.is_empty()) {
+        if v >= 3 && !self.new_isr.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partitions[].new_isr"));
         }
-        if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+        if v <= 2 && !self.new_isr_with_epochs.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
         }
-        if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+        if v <= 0 && self.leader_recovery_state != 0_i8 {
             w.fail(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -555,11 +519,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             );
         }
         w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -627,11 +587,8 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
             broker_id = 0_i32;
             broker_epoch = -1_i64;
         }
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[].new_isr_with_epochs[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topics[].partitions[].new_isr_with_epochs[]._tagged_fields")?;
         Ok(Self {
             broker_id,
             broker_epoch,
@@ -657,9 +614,7 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
                 }
             }
         }
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[].new_isr_with_epochs[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[].new_isr_with_epochs[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -693,14 +648,12 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
                 rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?,
             );
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -711,7 +664,7 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.broker_id == 0_i32) {
+        if v <= 2 && self.broker_id != 0_i32 {
             return Err(rt::write::not_in_version(
                 "topics[].partitions[].new_isr_with_epochs[].broker_id",
             ));
@@ -719,30 +672,26 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         if v >= 3 {
             n += 8;
         }
-        if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+        if v <= 2 && self.broker_epoch != -1_i64 {
             return Err(rt::write::not_in_version(
                 "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
             ));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.broker_id == 0_i32) {
+        if v <= 2 && self.broker_id != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "topics[].partitions[].new_isr_with_epochs[].broker_id",
             ));
         }
-        if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+        if v <= 2 && self.broker_epoch != -1_i64 {
             w.fail(rt::write::not_in_version(
                 "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
             ));
@@ -756,14 +705,7 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
                 "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
             );
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1130,12 +1072,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 12;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1146,11 +1086,7 @@ pub mod owned {
                 r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1202,12 +1138,10 @@ pub mod owned {
                 n += 16;
             }
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1221,11 +1155,7 @@ pub mod owned {
                 w.uuid(self.topic_id, "topics[].topic_id");
             }
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1285,7 +1215,7 @@ pub mod owned {
             if v <= 2 {
                 n += rt::owned::vec_size(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
             }
-            if !(v <= 2) && !(self.new_isr.is_empty()) {
+            if v >= 3 && !self.new_isr.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partitions[].new_isr"));
             }
             if v >= 3 {
@@ -1296,34 +1226,32 @@ pub mod owned {
                     "topics[].partitions[].new_isr_with_epochs",
                 )?;
             }
-            if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+            if v <= 2 && !self.new_isr_with_epochs.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
             }
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+            if v <= 0 && self.leader_recovery_state != 0_i8 {
                 return Err(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 2) && !(self.new_isr.is_empty()) {
+            if v >= 3 && !self.new_isr.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partitions[].new_isr"));
             }
-            if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+            if v <= 2 && !self.new_isr_with_epochs.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
             }
-            if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+            if v <= 0 && self.leader_recovery_state != 0_i8 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
             }
             if let Some(r) = w.run::<8>("topics[].partitions[].partition_index") {
@@ -1348,18 +1276,14 @@ pub mod owned {
                     "topics[].partitions[].leader_recovery_state",
                 );
             }
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].partitions[].partition_epoch") {
                     r[0..4].copy_from_slice(&self.partition_epoch.to_be_bytes());
                     r[4] = 0;
                 }
             } else {
                 w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1404,7 +1328,7 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.broker_id == 0_i32) {
+            if v <= 2 && self.broker_id != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "topics[].partitions[].new_isr_with_epochs[].broker_id",
                 ));
@@ -1412,31 +1336,27 @@ pub mod owned {
             if v >= 3 {
                 n += 8;
             }
-            if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+            if v <= 2 && self.broker_epoch != -1_i64 {
                 return Err(rt::write::not_in_version(
                     "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
                 ));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.broker_id == 0_i32) {
+            if v <= 2 && self.broker_id != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].new_isr_with_epochs[].broker_id",
                 ));
             }
-            if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+            if v <= 2 && self.broker_epoch != -1_i64 {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
                 ));
@@ -1454,14 +1374,7 @@ pub mod owned {
                         r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
                     }
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

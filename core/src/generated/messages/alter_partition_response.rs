@@ -62,11 +62,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
         let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -86,9 +82,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -97,12 +91,10 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -111,11 +103,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.i16(self.error_code, "error_code");
         w.array(&self.topics, true, v, "topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -178,11 +166,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             rt::Uuid::nil()
         };
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             topic_name,
             topic_id,
@@ -203,9 +187,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             rt::read::uuid(c, "topics[].topic_id")?;
         }
         rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -249,9 +231,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             vis,
             "topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -266,12 +246,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             n += 16;
         }
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -284,11 +262,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             w.uuid(self.topic_id, "topics[].topic_id");
         }
         w.array(&self.partitions, true, v, "topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -366,11 +340,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             0_i8
         };
         let partition_epoch = rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             error_code,
@@ -403,9 +373,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?;
         }
         rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -465,14 +433,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             fields::TOPICS_PARTITIONS_PARTITION_EPOCH,
             rt::read::i32(c, "topics[].partitions[].partition_epoch")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -484,12 +450,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 1 {
             n += 1;
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -507,11 +471,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             );
         }
         w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -849,12 +809,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -865,11 +823,7 @@ pub mod owned {
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -921,12 +875,10 @@ pub mod owned {
                 n += 16;
             }
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -940,11 +892,7 @@ pub mod owned {
                 w.uuid(self.topic_id, "topics[].topic_id");
             }
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1009,12 +957,10 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1034,18 +980,14 @@ pub mod owned {
                     "topics[].partitions[].leader_recovery_state",
                 );
             }
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].partitions[].partition_epoch") {
                     r[0..4].copy_from_slice(&self.partition_epoch.to_be_bytes());
                     r[4] = 0;
                 }
             } else {
                 w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -87,8 +87,10 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -96,10 +98,10 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.dirs, v >= 2, v, "dirs");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -219,8 +221,10 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("dirs[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("dirs[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -229,10 +233,10 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         w.str(self.path, v >= 2, "dirs[].path");
         w.array(&self.topics, v >= 2, v, "dirs[].topics");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields")
+        };
     }
 }
 
@@ -360,8 +364,10 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("dirs[].topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("dirs[].topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -370,10 +376,10 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         w.str(self.name, v >= 2, "dirs[].topics[].name");
         w.array(&self.partitions, v >= 2, v, "dirs[].topics[].partitions");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields")
+        };
     }
 }
 
@@ -569,8 +575,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -578,10 +586,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.dirs, v >= 2, v, "dirs");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -628,8 +636,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("dirs[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("dirs[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -639,10 +649,10 @@ pub mod owned {
             w.str(&self.path, v >= 2, "dirs[].path");
             rt::owned::write_vec(w, &self.topics, v >= 2, v, "dirs[].topics");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields")
+            };
         }
     }
 
@@ -689,8 +699,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("dirs[].topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("dirs[].topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -700,10 +712,10 @@ pub mod owned {
             w.str(&self.name, v >= 2, "dirs[].topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "dirs[].topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields")
+            };
         }
     }
 

@@ -65,11 +65,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let responses = rt::read::array::<AlterShareGroupOffsetsResponseTopic<'a>>(c, true, v, "responses")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -102,9 +98,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
             vis,
             "responses",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -114,12 +108,10 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::array_size(&self.responses, true, v, "responses")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -129,11 +121,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
         w.i16(self.error_code, "error_code");
         w.opt_str(self.error_message, true, true, "error_message");
         w.array(&self.responses, true, v, "responses");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -182,11 +170,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
         let partitions =
             rt::read::array::<AlterShareGroupOffsetsResponsePartition<'a>>(c, true, v, "responses[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
         Ok(Self {
             topic_name,
             topic_id,
@@ -209,9 +193,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
             v,
             "responses[].partitions",
         )?;
-        if true {
-            rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -247,9 +229,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
             vis,
             "responses[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -259,12 +239,10 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         let mut n: usize = 16;
         n += rt::write::str_size(self.topic_name, true, "responses[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -273,11 +251,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         w.str(self.topic_name, true, "responses[].topic_name");
         w.uuid(self.topic_id, "responses[].topic_id");
         w.array(&self.partitions, true, v, "responses[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -333,11 +307,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
         let partition_index = rt::read::i32_at::<6, 0>(&r);
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             error_code,
@@ -360,9 +330,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
             }
         }
         rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
-        if true {
-            rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -395,14 +363,12 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
             fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
             rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "responses[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -411,14 +377,10 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -427,14 +389,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
         w.i32(self.partition_index, "responses[].partitions[].partition_index");
         w.i16(self.error_code, "responses[].partitions[].error_code");
         w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -726,12 +681,10 @@ pub mod owned {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -743,11 +696,7 @@ pub mod owned {
             }
             w.opt_str(self.error_message.as_deref(), true, true, "error_message");
             rt::owned::write_vec(w, &self.responses, true, v, "responses");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -794,12 +743,10 @@ pub mod owned {
             let mut n: usize = 16;
             n += rt::write::str_size(&self.topic_name, true, "responses[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -809,11 +756,7 @@ pub mod owned {
             w.str(&self.topic_name, true, "responses[].topic_name");
             w.uuid(self.topic_id, "responses[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -864,14 +807,10 @@ pub mod owned {
                 true,
                 "responses[].partitions[].error_message",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -888,14 +827,7 @@ pub mod owned {
                 true,
                 "responses[].partitions[].error_message",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "responses[].partitions[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

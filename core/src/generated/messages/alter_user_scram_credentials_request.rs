@@ -57,11 +57,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let deletions = rt::read::array::<ScramCredentialDeletion<'a>>(c, true, v, "deletions")?;
         let upsertions = rt::read::array::<ScramCredentialUpsertion<'a>>(c, true, v, "upsertions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             deletions,
             upsertions,
@@ -80,9 +76,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
         let c = &mut local;
         rt::visit::array::<ScramCredentialDeletion<'a>, V>(c, true, false, v, fields::DELETIONS, vis, "deletions")?;
         rt::visit::array::<ScramCredentialUpsertion<'a>, V>(c, true, false, v, fields::UPSERTIONS, vis, "upsertions")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -92,12 +86,10 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
         let mut n: usize = 0;
         n += rt::write::array_size(&self.deletions, true, v, "deletions")?;
         n += rt::write::array_size(&self.upsertions, true, v, "upsertions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -105,11 +97,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.deletions, true, v, "deletions");
         w.array(&self.upsertions, true, v, "upsertions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -159,11 +147,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "deletions[].name")?;
         let mechanism = rt::read::i8(c, "deletions[].mechanism")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "deletions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "deletions[]._tagged_fields")?;
         Ok(Self {
             name,
             mechanism,
@@ -178,9 +162,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         let c = &mut local;
         rt::read::str(c, true, "deletions[].name")?;
         rt::read::i8(c, "deletions[].mechanism")?;
-        if true {
-            rt::read::check_tags(c, "deletions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "deletions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -206,9 +188,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
             Some(rt::read::str(c, true, "deletions[].name")?),
         );
         vis.i8(fields::DELETIONS_MECHANISM, rt::read::i8(c, "deletions[].mechanism")?);
-        if true {
-            rt::visit::tags_only(c, fields::DELETIONS_TAGGED_FIELDS, vis, "deletions[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::DELETIONS_TAGGED_FIELDS, vis, "deletions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -217,12 +197,10 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.name, true, "deletions[].name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("deletions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -230,11 +208,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.name, true, "deletions[].name");
         w.i8(self.mechanism, "deletions[].mechanism");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "deletions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -298,11 +272,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         let iterations = rt::read::i32_at::<5, 1>(&r);
         let salt = rt::read::bytes(c, true, "upsertions[].salt")?;
         let salted_password = rt::read::bytes(c, true, "upsertions[].salted_password")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "upsertions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "upsertions[]._tagged_fields")?;
         Ok(Self {
             name,
             mechanism,
@@ -329,9 +299,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         }
         rt::read::bytes(c, true, "upsertions[].salt")?;
         rt::read::bytes(c, true, "upsertions[].salted_password")?;
-        if true {
-            rt::read::check_tags(c, "upsertions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "upsertions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -371,9 +339,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
             fields::UPSERTIONS_SALTED_PASSWORD,
             Some(rt::read::bytes(c, true, "upsertions[].salted_password")?),
         );
-        if true {
-            rt::visit::tags_only(c, fields::UPSERTIONS_TAGGED_FIELDS, vis, "upsertions[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::UPSERTIONS_TAGGED_FIELDS, vis, "upsertions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -384,12 +350,10 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         n += rt::write::str_size(self.name, true, "upsertions[].name")?;
         n += rt::write::bytes_size(self.salt, true, "upsertions[].salt")?;
         n += rt::write::bytes_size(self.salted_password, true, "upsertions[].salted_password")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("upsertions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -400,11 +364,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         w.i32(self.iterations, "upsertions[].iterations");
         w.bytes(self.salt, true, "upsertions[].salt");
         w.bytes(self.salted_password, true, "upsertions[].salted_password");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "upsertions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -671,12 +631,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.deletions, true, v, "deletions")?;
             n += rt::owned::vec_size(&self.upsertions, true, v, "upsertions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -684,11 +642,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.deletions, true, v, "deletions");
             rt::owned::write_vec(w, &self.upsertions, true, v, "upsertions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -730,12 +684,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.name, true, "deletions[].name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("deletions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -743,18 +695,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "deletions[].name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("deletions[].mechanism") {
                     r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
                     r[1] = 0;
                 }
             } else {
                 w.i8(self.mechanism, "deletions[].mechanism");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "deletions[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -811,12 +759,10 @@ pub mod owned {
             n += rt::write::str_size(&self.name, true, "upsertions[].name")?;
             n += rt::write::bytes_size(&self.salt, true, "upsertions[].salt")?;
             n += rt::write::bytes_size(&self.salted_password, true, "upsertions[].salted_password")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("upsertions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -830,11 +776,7 @@ pub mod owned {
             }
             w.bytes(&self.salt, true, "upsertions[].salt");
             w.bytes(&self.salted_password, true, "upsertions[].salted_password");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "upsertions[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -56,11 +56,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<AlterUserScramCredentialsResult<'a>>(c, true, v, "results")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             results,
@@ -79,9 +75,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<AlterUserScramCredentialsResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -90,12 +84,10 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.results, true, v, "results")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -103,11 +95,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.results, true, v, "results");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -155,11 +143,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
         let user = rt::read::str(c, true, "results[].user")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
         Ok(Self {
             user,
             error_code,
@@ -176,9 +160,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
         rt::read::str(c, true, "results[].user")?;
         rt::read::i16(c, "results[].error_code")?;
         rt::read::opt_str(c, true, true, "results[].error_message")?;
-        if true {
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "results[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -206,9 +188,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
             fields::RESULTS_ERROR_MESSAGE,
             rt::read::opt_str(c, true, true, "results[].error_message")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -218,12 +198,10 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
         let mut n: usize = 2;
         n += rt::write::str_size(self.user, true, "results[].user")?;
         n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -232,11 +210,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
         w.str(self.user, true, "results[].user");
         w.i16(self.error_code, "results[].error_code");
         w.opt_str(self.error_message, true, true, "results[].error_message");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -422,12 +396,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -435,11 +407,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.results, true, v, "results");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -486,12 +454,10 @@ pub mod owned {
             let mut n: usize = 2;
             n += rt::write::str_size(&self.user, true, "results[].user")?;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -501,11 +467,7 @@ pub mod owned {
             w.str(&self.user, true, "results[].user");
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message.as_deref(), true, true, "results[].error_message");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

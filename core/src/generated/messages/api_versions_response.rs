@@ -74,8 +74,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         let mut finalized_features_epoch_tag: i64 = -1_i64;
         let mut finalized_features_tag: rt::Array<'a, FinalizedFeatureKey<'a>> = rt::Array::EMPTY;
         let mut zk_migration_ready_tag: bool = false;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 3 {
+        let unknown_tagged_fields = if v >= 3 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -103,7 +102,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                     3 => {
                         zk_migration_ready_tag = rt::read::bool(c, "zk_migration_ready")?;
                         rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
-                        rt::read::tag_at_default(c, zk_migration_ready_tag == false);
+                        rt::read::tag_at_default(c, !zk_migration_ready_tag);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -111,8 +110,10 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0xf);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0xf)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             error_code,
             api_keys,
@@ -199,29 +200,31 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         if v >= 3 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.supported_features.is_empty()) {
+            if !self.supported_features.is_empty() {
                 let s = rt::write::array_size(&self.supported_features, true, v, "supported_features")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.finalized_features_epoch == -1_i64) {
+            if self.finalized_features_epoch != -1_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.finalized_features.is_empty()) {
+            if !self.finalized_features.is_empty() {
                 let s = rt::write::array_size(&self.finalized_features, true, v, "finalized_features")?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.zk_migration_ready == false) {
+            if self.zk_migration_ready {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -234,13 +237,13 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         }
         if v >= 3 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_supported_features = true && !(self.supported_features.is_empty());
+            let has_supported_features = !self.supported_features.is_empty();
             tags += usize::from(has_supported_features);
-            let has_finalized_features_epoch = true && !(self.finalized_features_epoch == -1_i64);
+            let has_finalized_features_epoch = self.finalized_features_epoch != -1_i64;
             tags += usize::from(has_finalized_features_epoch);
-            let has_finalized_features = true && !(self.finalized_features.is_empty());
+            let has_finalized_features = !self.finalized_features.is_empty();
             tags += usize::from(has_finalized_features);
-            let has_zk_migration_ready = true && !(self.zk_migration_ready == false);
+            let has_zk_migration_ready = self.zk_migration_ready;
             tags += usize::from(has_zk_migration_ready);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -423,8 +426,10 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -434,10 +439,10 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         w.i16(self.min_version, "api_keys[].min_version");
         w.i16(self.max_version, "api_keys[].max_version");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields")
+        };
     }
 }
 
@@ -600,39 +605,41 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         if v >= 3 {
             n += rt::write::str_size(self.name, v >= 3, "supported_features[].name")?;
         }
-        if !(v >= 3) && !(self.name == "") {
+        if v <= 2 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("supported_features[].name"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.min_version == 0_i16) {
+        if v <= 2 && self.min_version != 0_i16 {
             return Err(rt::write::not_in_version("supported_features[].min_version"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.max_version == 0_i16) {
+        if v <= 2 && self.max_version != 0_i16 {
             return Err(rt::write::not_in_version("supported_features[].max_version"));
         }
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.name == "") {
+        if v <= 2 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("supported_features[].name"));
         }
-        if !(v >= 3) && !(self.min_version == 0_i16) {
+        if v <= 2 && self.min_version != 0_i16 {
             w.fail(rt::write::not_in_version("supported_features[].min_version"));
         }
-        if !(v >= 3) && !(self.max_version == 0_i16) {
+        if v <= 2 && self.max_version != 0_i16 {
             w.fail(rt::write::not_in_version("supported_features[].max_version"));
         }
         if v >= 3 {
@@ -645,10 +652,10 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             w.i16(self.max_version, "supported_features[].max_version");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields")
+        };
     }
 }
 
@@ -811,39 +818,41 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         if v >= 3 {
             n += rt::write::str_size(self.name, v >= 3, "finalized_features[].name")?;
         }
-        if !(v >= 3) && !(self.name == "") {
+        if v <= 2 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("finalized_features[].name"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.max_version_level == 0_i16) {
+        if v <= 2 && self.max_version_level != 0_i16 {
             return Err(rt::write::not_in_version("finalized_features[].max_version_level"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.min_version_level == 0_i16) {
+        if v <= 2 && self.min_version_level != 0_i16 {
             return Err(rt::write::not_in_version("finalized_features[].min_version_level"));
         }
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.name == "") {
+        if v <= 2 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("finalized_features[].name"));
         }
-        if !(v >= 3) && !(self.max_version_level == 0_i16) {
+        if v <= 2 && self.max_version_level != 0_i16 {
             w.fail(rt::write::not_in_version("finalized_features[].max_version_level"));
         }
-        if !(v >= 3) && !(self.min_version_level == 0_i16) {
+        if v <= 2 && self.min_version_level != 0_i16 {
             w.fail(rt::write::not_in_version("finalized_features[].min_version_level"));
         }
         if v >= 3 {
@@ -856,10 +865,10 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             w.i16(self.min_version_level, "finalized_features[].min_version_level");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields")
+        };
     }
 }
 
@@ -1282,29 +1291,31 @@ pub mod owned {
             if v >= 3 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.supported_features.is_empty()) {
+                if !self.supported_features.is_empty() {
                     let s = rt::owned::vec_size(&self.supported_features, true, v, "supported_features")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.finalized_features_epoch == -1_i64) {
+                if self.finalized_features_epoch != -1_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.finalized_features.is_empty()) {
+                if !self.finalized_features.is_empty() {
                     let s = rt::owned::vec_size(&self.finalized_features, true, v, "finalized_features")?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.zk_migration_ready == false) {
+                if self.zk_migration_ready {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1317,13 +1328,13 @@ pub mod owned {
             }
             if v >= 3 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_supported_features = true && !(self.supported_features.is_empty());
+                let has_supported_features = !self.supported_features.is_empty();
                 tags += usize::from(has_supported_features);
-                let has_finalized_features_epoch = true && !(self.finalized_features_epoch == -1_i64);
+                let has_finalized_features_epoch = self.finalized_features_epoch != -1_i64;
                 tags += usize::from(has_finalized_features_epoch);
-                let has_finalized_features = true && !(self.finalized_features.is_empty());
+                let has_finalized_features = !self.finalized_features.is_empty();
                 tags += usize::from(has_finalized_features);
-                let has_zk_migration_ready = true && !(self.zk_migration_ready == false);
+                let has_zk_migration_ready = self.zk_migration_ready;
                 tags += usize::from(has_zk_migration_ready);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1417,8 +1428,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1439,10 +1452,10 @@ pub mod owned {
                     r[4..6].copy_from_slice(&self.max_version.to_be_bytes());
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields")
+                };
             }
         }
     }
@@ -1491,46 +1504,48 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::str_size(&self.name, v >= 3, "supported_features[].name")?;
             }
-            if !(v >= 3) && !(self.name == "") {
+            if v <= 2 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("supported_features[].name"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.min_version == 0_i16) {
+            if v <= 2 && self.min_version != 0_i16 {
                 return Err(rt::write::not_in_version("supported_features[].min_version"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.max_version == 0_i16) {
+            if v <= 2 && self.max_version != 0_i16 {
                 return Err(rt::write::not_in_version("supported_features[].max_version"));
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.name == "") {
+            if v <= 2 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("supported_features[].name"));
             }
-            if !(v >= 3) && !(self.min_version == 0_i16) {
+            if v <= 2 && self.min_version != 0_i16 {
                 w.fail(rt::write::not_in_version("supported_features[].min_version"));
             }
-            if !(v >= 3) && !(self.max_version == 0_i16) {
+            if v <= 2 && self.max_version != 0_i16 {
                 w.fail(rt::write::not_in_version("supported_features[].max_version"));
             }
             if v >= 3 {
                 w.str(&self.name, v >= 3, "supported_features[].name");
             }
-            if (v >= 3) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("supported_features[].min_version") {
                     r[0..2].copy_from_slice(&self.min_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_version.to_be_bytes());
@@ -1544,10 +1559,10 @@ pub mod owned {
                     }
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields")
+                };
             }
         }
     }
@@ -1596,46 +1611,48 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::str_size(&self.name, v >= 3, "finalized_features[].name")?;
             }
-            if !(v >= 3) && !(self.name == "") {
+            if v <= 2 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("finalized_features[].name"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.max_version_level == 0_i16) {
+            if v <= 2 && self.max_version_level != 0_i16 {
                 return Err(rt::write::not_in_version("finalized_features[].max_version_level"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.min_version_level == 0_i16) {
+            if v <= 2 && self.min_version_level != 0_i16 {
                 return Err(rt::write::not_in_version("finalized_features[].min_version_level"));
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.name == "") {
+            if v <= 2 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("finalized_features[].name"));
             }
-            if !(v >= 3) && !(self.max_version_level == 0_i16) {
+            if v <= 2 && self.max_version_level != 0_i16 {
                 w.fail(rt::write::not_in_version("finalized_features[].max_version_level"));
             }
-            if !(v >= 3) && !(self.min_version_level == 0_i16) {
+            if v <= 2 && self.min_version_level != 0_i16 {
                 w.fail(rt::write::not_in_version("finalized_features[].min_version_level"));
             }
             if v >= 3 {
                 w.str(&self.name, v >= 3, "finalized_features[].name");
             }
-            if (v >= 3) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("finalized_features[].max_version_level") {
                     r[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
                     r[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
@@ -1649,10 +1666,10 @@ pub mod owned {
                     }
                 }
                 if v >= 3 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields")
+                };
             }
         }
     }

@@ -62,11 +62,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
         let broker_id = rt::read::i32_at::<12, 0>(&r);
         let broker_epoch = rt::read::i64_at::<12, 4>(&r);
         let directories = rt::read::array::<DirectoryData<'a>>(c, true, v, "directories")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             broker_id,
             broker_epoch,
@@ -86,9 +82,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
         vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
         rt::visit::array::<DirectoryData<'a>, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -97,12 +91,10 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
         n += rt::write::array_size(&self.directories, true, v, "directories")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -111,11 +103,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
         w.i32(self.broker_id, "broker_id");
         w.i64(self.broker_epoch, "broker_epoch");
         w.array(&self.directories, true, v, "directories");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -164,11 +152,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::uuid(c, "directories[].id")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?;
         Ok(Self {
             id,
             topics,
@@ -182,9 +166,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         let c = &mut local;
         rt::read::uuid(c, "directories[].id")?;
         rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
-        if true {
-            rt::read::check_tags(c, "directories[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "directories[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -214,14 +196,12 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
             vis,
             "directories[].topics",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::DIRECTORIES_TAGGED_FIELDS,
-                vis,
-                "directories[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::DIRECTORIES_TAGGED_FIELDS,
+            vis,
+            "directories[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -230,12 +210,10 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.topics, true, v, "directories[].topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("directories[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -243,11 +221,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.id, "directories[].id");
         w.array(&self.topics, true, v, "directories[].topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "directories[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -297,11 +271,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "directories[].topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[].topics[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -316,9 +286,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         let c = &mut local;
         rt::read::uuid(c, "directories[].topics[].topic_id")?;
         rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "directories[].topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "directories[].topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "directories[].topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -352,14 +320,12 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             vis,
             "directories[].topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::DIRECTORIES_TOPICS_TAGGED_FIELDS,
-                vis,
-                "directories[].topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::DIRECTORIES_TOPICS_TAGGED_FIELDS,
+            vis,
+            "directories[].topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -368,12 +334,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("directories[].topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -381,14 +345,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "directories[].topics[].topic_id");
         w.array(&self.partitions, true, v, "directories[].topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "directories[].topics[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -433,11 +390,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "directories[].topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "directories[].topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             unknown_tagged_fields,
@@ -450,9 +404,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
-        if true {
-            rt::read::check_tags(c, "directories[].topics[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "directories[].topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -476,14 +428,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             fields::DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "directories[].topics[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "directories[].topics[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -491,14 +441,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "directories[].topics[].partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -508,14 +454,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             self.partition_index,
             "directories[].topics[].partitions[].partition_index",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "directories[].topics[].partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -778,12 +717,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 12;
             n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -794,11 +731,7 @@ pub mod owned {
                 r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.directories, true, v, "directories");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -840,12 +773,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.topics, true, v, "directories[].topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("directories[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -854,11 +785,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.id, "directories[].id");
             rt::owned::write_vec(w, &self.topics, true, v, "directories[].topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "directories[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -900,12 +827,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("directories[].topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -914,14 +839,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "directories[].topics[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "directories[].topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "directories[].topics[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -958,21 +876,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "directories[].topics[].partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("directories[].topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4] = 0;
@@ -982,14 +896,7 @@ pub mod owned {
                     self.partition_index,
                     "directories[].topics[].partitions[].partition_index",
                 );
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "directories[].topics[].partitions[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

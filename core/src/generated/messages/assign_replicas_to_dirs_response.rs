@@ -61,11 +61,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
         let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let directories = rt::read::array::<DirectoryData<'a>>(c, true, v, "directories")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -85,9 +81,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<DirectoryData<'a>, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -96,12 +90,10 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.directories, true, v, "directories")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -110,11 +102,7 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.i16(self.error_code, "error_code");
         w.array(&self.directories, true, v, "directories");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -163,11 +151,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::uuid(c, "directories[].id")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?;
         Ok(Self {
             id,
             topics,
@@ -181,9 +165,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         let c = &mut local;
         rt::read::uuid(c, "directories[].id")?;
         rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
-        if true {
-            rt::read::check_tags(c, "directories[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "directories[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -213,14 +195,12 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
             vis,
             "directories[].topics",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::DIRECTORIES_TAGGED_FIELDS,
-                vis,
-                "directories[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::DIRECTORIES_TAGGED_FIELDS,
+            vis,
+            "directories[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -229,12 +209,10 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.topics, true, v, "directories[].topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("directories[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -242,11 +220,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.id, "directories[].id");
         w.array(&self.topics, true, v, "directories[].topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "directories[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -296,11 +270,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "directories[].topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "directories[].topics[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -315,9 +285,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         let c = &mut local;
         rt::read::uuid(c, "directories[].topics[].topic_id")?;
         rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "directories[].topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "directories[].topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "directories[].topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -351,14 +319,12 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             vis,
             "directories[].topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::DIRECTORIES_TOPICS_TAGGED_FIELDS,
-                vis,
-                "directories[].topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::DIRECTORIES_TOPICS_TAGGED_FIELDS,
+            vis,
+            "directories[].topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -367,12 +333,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("directories[].topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -380,14 +344,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "directories[].topics[].topic_id");
         w.array(&self.partitions, true, v, "directories[].topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "directories[].topics[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -448,11 +405,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         };
         let partition_index = rt::read::i32_at::<6, 0>(&r);
         let error_code = rt::read::i16_at::<6, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "directories[].topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "directories[].topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             error_code,
@@ -476,9 +430,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 ));
             }
         }
-        if true {
-            rt::read::check_tags(c, "directories[].topics[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "directories[].topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -506,14 +458,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             fields::DIRECTORIES_TOPICS_PARTITIONS_ERROR_CODE,
             rt::read::i16(c, "directories[].topics[].partitions[].error_code")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "directories[].topics[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "directories[].topics[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -521,14 +471,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "directories[].topics[].partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -539,14 +485,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             "directories[].topics[].partitions[].partition_index",
         );
         w.i16(self.error_code, "directories[].topics[].partitions[].error_code");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "directories[].topics[].partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -828,12 +767,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -844,11 +781,7 @@ pub mod owned {
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.directories, true, v, "directories");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -890,12 +823,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.topics, true, v, "directories[].topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("directories[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -904,11 +835,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.id, "directories[].id");
             rt::owned::write_vec(w, &self.topics, true, v, "directories[].topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "directories[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -950,12 +877,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "directories[].topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("directories[].topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -964,14 +889,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "directories[].topics[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "directories[].topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "directories[].topics[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1012,21 +930,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "directories[].topics[].partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<7>("directories[].topics[].partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -1037,14 +951,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "directories[].topics[].partitions[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

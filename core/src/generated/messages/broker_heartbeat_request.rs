@@ -82,8 +82,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         let want_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<22, 21>(&r));
         let mut offline_log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
         let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -110,8 +109,8 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3)
+        };
         Ok(Self {
             broker_id,
             broker_epoch,
@@ -141,7 +140,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         );
         vis.bool(fields::WANT_FENCE, rt::read::bool(c, "want_fence")?);
         vis.bool(fields::WANT_SHUT_DOWN, rt::read::bool(c, "want_shut_down")?);
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -185,37 +184,35 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 22;
-        if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+        if v <= 0 && !self.offline_log_dirs.is_empty() {
             return Err(rt::write::not_in_version("offline_log_dirs"));
         }
-        if !(v >= 2) && !(self.cordoned_log_dirs.is_none()) {
+        if v <= 1 && self.cordoned_log_dirs.is_some() {
             return Err(rt::write::not_in_version("cordoned_log_dirs"));
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.offline_log_dirs.is_empty()) {
+            if v >= 1 && !self.offline_log_dirs.is_empty() {
                 let s = rt::write::array_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.cordoned_log_dirs.is_none()) {
+            if v >= 2 && self.cordoned_log_dirs.is_some() {
                 let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+        if v <= 0 && !self.offline_log_dirs.is_empty() {
             w.fail(rt::write::not_in_version("offline_log_dirs"));
         }
-        if !(v >= 2) && !(self.cordoned_log_dirs.is_none()) {
+        if v <= 1 && self.cordoned_log_dirs.is_some() {
             w.fail(rt::write::not_in_version("cordoned_log_dirs"));
         }
         w.i32(self.broker_id, "broker_id");
@@ -223,11 +220,11 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         w.i64(self.current_metadata_offset, "current_metadata_offset");
         w.bool(self.want_fence, "want_fence");
         w.bool(self.want_shut_down, "want_shut_down");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_offline_log_dirs = v >= 1 && !(self.offline_log_dirs.is_empty());
+            let has_offline_log_dirs = v >= 1 && !self.offline_log_dirs.is_empty();
             tags += usize::from(has_offline_log_dirs);
-            let has_cordoned_log_dirs = v >= 2 && !(self.cordoned_log_dirs.is_none());
+            let has_cordoned_log_dirs = v >= 2 && self.cordoned_log_dirs.is_some();
             tags += usize::from(has_cordoned_log_dirs);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -257,8 +254,6 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 w.opt_array(&self.cordoned_log_dirs, true, v >= 2, v, "cordoned_log_dirs");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -486,21 +481,21 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 22;
-            if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+            if v <= 0 && !self.offline_log_dirs.is_empty() {
                 return Err(rt::write::not_in_version("offline_log_dirs"));
             }
-            if !(v >= 2) && !(self.cordoned_log_dirs.is_none()) {
+            if v <= 1 && self.cordoned_log_dirs.is_some() {
                 return Err(rt::write::not_in_version("cordoned_log_dirs"));
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && !(self.offline_log_dirs.is_empty()) {
+                if v >= 1 && !self.offline_log_dirs.is_empty() {
                     let s = rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.cordoned_log_dirs.is_none()) {
+                if v >= 2 && self.cordoned_log_dirs.is_some() {
                     let s = rt::owned::opt_vec_size(
                         self.cordoned_log_dirs.as_deref(),
                         true,
@@ -512,17 +507,15 @@ pub mod owned {
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+            if v <= 0 && !self.offline_log_dirs.is_empty() {
                 w.fail(rt::write::not_in_version("offline_log_dirs"));
             }
-            if !(v >= 2) && !(self.cordoned_log_dirs.is_none()) {
+            if v <= 1 && self.cordoned_log_dirs.is_some() {
                 w.fail(rt::write::not_in_version("cordoned_log_dirs"));
             }
             if let Some(r) = w.run::<22>("broker_id") {
@@ -532,11 +525,11 @@ pub mod owned {
                 r[20] = u8::from(self.want_fence);
                 r[21] = u8::from(self.want_shut_down);
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_offline_log_dirs = v >= 1 && !(self.offline_log_dirs.is_empty());
+                let has_offline_log_dirs = v >= 1 && !self.offline_log_dirs.is_empty();
                 tags += usize::from(has_offline_log_dirs);
-                let has_cordoned_log_dirs = v >= 2 && !(self.cordoned_log_dirs.is_none());
+                let has_cordoned_log_dirs = v >= 2 && self.cordoned_log_dirs.is_some();
                 tags += usize::from(has_cordoned_log_dirs);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -568,8 +561,6 @@ pub mod owned {
                     );
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }

@@ -73,11 +73,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
         let is_caught_up = rt::read::canon_bool(c, rt::read::u8_at::<9, 6>(&r));
         let is_fenced = rt::read::canon_bool(c, rt::read::u8_at::<9, 7>(&r));
         let should_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -102,9 +98,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
         vis.bool(fields::IS_CAUGHT_UP, rt::read::bool(c, "is_caught_up")?);
         vis.bool(fields::IS_FENCED, rt::read::bool(c, "is_fenced")?);
         vis.bool(fields::SHOULD_SHUT_DOWN, rt::read::bool(c, "should_shut_down")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -112,12 +106,10 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 9;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -128,11 +120,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
         w.bool(self.is_caught_up, "is_caught_up");
         w.bool(self.is_fenced, "is_fenced");
         w.bool(self.should_shut_down, "should_shut_down");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -317,18 +305,16 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 9;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<10>("throttle_time_ms") {
                     r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -345,11 +331,7 @@ pub mod owned {
                     r[7] = u8::from(self.is_fenced);
                     r[8] = u8::from(self.should_shut_down);
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -91,11 +91,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         } else {
             -1_i64
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             broker_id,
             cluster_id,
@@ -140,9 +136,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
                 rt::read::i64(c, "previous_broker_epoch")?,
             );
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -157,7 +151,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+        if v <= 0 && self.is_migrating_zk_broker {
             return Err(rt::write::not_in_version("is_migrating_zk_broker"));
         }
         if v >= 2 {
@@ -166,18 +160,16 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         if v >= 3 {
             n += 8;
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+        if v <= 0 && self.is_migrating_zk_broker {
             w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
         }
         w.i32(self.broker_id, "broker_id");
@@ -195,11 +187,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         if v >= 3 {
             w.i64(self.previous_broker_epoch, "previous_broker_epoch");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -259,11 +247,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         };
         let port = rt::read::u16_at::<4, 0>(&r);
         let security_protocol = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
         Ok(Self {
             name,
             host,
@@ -288,9 +272,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
                 return Err(rt::read::short(c, "listeners[].port"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "listeners[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "listeners[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -325,9 +307,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             fields::LISTENERS_SECURITY_PROTOCOL,
             rt::read::i16(c, "listeners[].security_protocol")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -337,12 +317,10 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "listeners[].name")?;
         n += rt::write::str_size(self.host, true, "listeners[].host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -352,11 +330,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         w.str(self.host, true, "listeners[].host");
         w.u16(self.port, "listeners[].port");
         w.i16(self.security_protocol, "listeners[].security_protocol");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -412,11 +386,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
         let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "features[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
         Ok(Self {
             name,
             min_supported_version,
@@ -439,9 +409,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
                 return Err(rt::read::short(c, "features[].min_supported_version"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "features[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "features[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -471,9 +439,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
             fields::FEATURES_MAX_SUPPORTED_VERSION,
             rt::read::i16(c, "features[].max_supported_version")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -482,12 +448,10 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "features[].name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -496,11 +460,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         w.str(self.name, true, "features[].name");
         w.i16(self.min_supported_version, "features[].min_supported_version");
         w.i16(self.max_supported_version, "features[].max_supported_version");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -919,7 +879,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+            if v <= 0 && self.is_migrating_zk_broker {
                 return Err(rt::write::not_in_version("is_migrating_zk_broker"));
             }
             if v >= 2 {
@@ -928,18 +888,16 @@ pub mod owned {
             if v >= 3 {
                 n += 8;
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+            if v <= 0 && self.is_migrating_zk_broker {
                 w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
             }
             w.i32(self.broker_id, "broker_id");
@@ -963,11 +921,7 @@ pub mod owned {
                 if v >= 3 {
                     w.i64(self.previous_broker_epoch, "previous_broker_epoch");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1019,12 +973,10 @@ pub mod owned {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "listeners[].name")?;
             n += rt::write::str_size(&self.host, true, "listeners[].host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1033,7 +985,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "listeners[].name");
             w.str(&self.host, true, "listeners[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("listeners[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -1044,11 +996,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1095,12 +1043,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "features[].name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1108,7 +1054,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "features[].name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("features[].min_supported_version") {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
@@ -1119,11 +1065,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -55,11 +55,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             groups,
@@ -77,9 +73,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -88,12 +82,10 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.groups, true, v, "groups")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -101,11 +93,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.groups, true, v, "groups");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -184,11 +172,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         let assignor_name = rt::read::str(c, true, "groups[].assignor_name")?;
         let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
         let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
         Ok(Self {
             error_code,
             error_message,
@@ -222,9 +206,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         rt::read::str(c, true, "groups[].assignor_name")?;
         rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
         rt::read::i32(c, "groups[].authorized_operations")?;
-        if true {
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -277,9 +259,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             fields::GROUPS_AUTHORIZED_OPERATIONS,
             rt::read::i32(c, "groups[].authorized_operations")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -292,12 +272,10 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         n += rt::write::str_size(self.group_state, true, "groups[].group_state")?;
         n += rt::write::str_size(self.assignor_name, true, "groups[].assignor_name")?;
         n += rt::write::array_size(&self.members, true, v, "groups[].members")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -312,11 +290,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         w.str(self.assignor_name, true, "groups[].assignor_name");
         w.array(&self.members, true, v, "groups[].members");
         w.i32(self.authorized_operations, "groups[].authorized_operations");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -400,11 +374,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         } else {
             -1_i8
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
         Ok(Self {
             member_id,
             instance_id,
@@ -438,9 +408,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         if v >= 1 {
             rt::read::i8(c, "groups[].members[].member_type")?;
         }
-        if true {
-            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -518,14 +486,12 @@ impl<'a> rt::Struct<'a> for Member<'a> {
                 rt::read::i8(c, "groups[].members[].member_type")?,
             );
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -555,12 +521,10 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         if v >= 1 {
             n += 1;
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -589,11 +553,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         if v >= 1 {
             w.i8(self.member_type, "groups[].members[].member_type");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -639,11 +599,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_partitions =
             rt::read::array::<TopicPartitions<'a>>(c, true, v, "groups[].members[].assignment.topic_partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
         Ok(Self {
             topic_partitions,
             unknown_tagged_fields,
@@ -662,9 +618,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.topic_partitions",
         )?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -693,14 +647,12 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             vis,
             "groups[].members[].assignment.topic_partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].assignment._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].assignment._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -714,14 +666,10 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.topic_partitions",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].assignment._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -733,14 +681,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.topic_partitions",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].assignment._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -800,11 +741,8 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             v,
             "groups[].members[].assignment.topic_partitions[].partitions",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             topic_name,
@@ -827,9 +765,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             v,
             "groups[].members[].assignment.topic_partitions[].partitions",
         )?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -872,14 +808,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             vis,
             "groups[].members[].assignment.topic_partitions[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -898,14 +832,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             v,
             "groups[].members[].assignment.topic_partitions[].partitions",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -926,14 +856,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             v,
             "groups[].members[].assignment.topic_partitions[].partitions",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1510,12 +1433,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1523,11 +1444,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.groups, true, v, "groups");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1601,12 +1518,10 @@ pub mod owned {
             n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
             n += rt::write::str_size(&self.assignor_name, true, "groups[].assignor_name")?;
             n += rt::owned::vec_size(&self.members, true, v, "groups[].members")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1623,18 +1538,14 @@ pub mod owned {
             }
             w.str(&self.assignor_name, true, "groups[].assignor_name");
             rt::owned::write_vec(w, &self.members, true, v, "groups[].members");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("groups[].authorized_operations") {
                     r[0..4].copy_from_slice(&self.authorized_operations.to_be_bytes());
                     r[4] = 0;
                 }
             } else {
                 w.i32(self.authorized_operations, "groups[].authorized_operations");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1739,12 +1650,10 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1786,11 +1695,7 @@ pub mod owned {
                 if v >= 1 {
                     w.i8(self.member_type, "groups[].members[].member_type");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1834,14 +1739,10 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.topic_partitions",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].assignment._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1855,14 +1756,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.topic_partitions",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].members[].assignment._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1918,14 +1812,10 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.topic_partitions[].partitions",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1948,14 +1838,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.topic_partitions[].partitions",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

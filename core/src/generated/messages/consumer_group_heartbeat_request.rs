@@ -87,11 +87,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         };
         let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?;
         let topic_partitions = rt::read::opt_array::<TopicPartitions<'a>>(c, true, true, v, "topic_partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             group_id,
             member_id,
@@ -150,9 +146,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
             vis,
             "topic_partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -168,23 +162,21 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         if v >= 1 {
             n += rt::write::opt_str_size(self.subscribed_topic_regex, true, v >= 1, "subscribed_topic_regex")?;
         }
-        if !(v >= 1) && !(self.subscribed_topic_regex == None) {
+        if v <= 0 && self.subscribed_topic_regex.is_some() {
             return Err(rt::write::not_in_version("subscribed_topic_regex"));
         }
         n += rt::write::opt_str_size(self.server_assignor, true, true, "server_assignor")?;
         n += rt::write::opt_array_size(&self.topic_partitions, true, true, v, "topic_partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.subscribed_topic_regex == None) {
+        if v <= 0 && self.subscribed_topic_regex.is_some() {
             w.fail(rt::write::not_in_version("subscribed_topic_regex"));
         }
         w.str(self.group_id, true, "group_id");
@@ -199,11 +191,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         }
         w.opt_str(self.server_assignor, true, true, "server_assignor");
         w.opt_array(&self.topic_partitions, true, true, v, "topic_partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -253,11 +241,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "topic_partitions[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -272,9 +256,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         let c = &mut local;
         rt::read::uuid(c, "topic_partitions[].topic_id")?;
         rt::read::check_array::<i32>(c, true, false, v, "topic_partitions[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "topic_partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topic_partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -308,14 +290,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             vis,
             "topic_partitions[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topic_partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "topic_partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -324,12 +304,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -337,11 +315,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "topic_partitions[].topic_id");
         w.array(&self.partitions, true, v, "topic_partitions[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -698,23 +672,21 @@ pub mod owned {
                     "subscribed_topic_regex",
                 )?;
             }
-            if !(v >= 1) && !(self.subscribed_topic_regex.is_none()) {
+            if v <= 0 && self.subscribed_topic_regex.is_some() {
                 return Err(rt::write::not_in_version("subscribed_topic_regex"));
             }
             n += rt::write::opt_str_size(self.server_assignor.as_deref(), true, true, "server_assignor")?;
             n += rt::owned::opt_vec_size(self.topic_partitions.as_deref(), true, true, v, "topic_partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.subscribed_topic_regex.is_none()) {
+            if v <= 0 && self.subscribed_topic_regex.is_some() {
                 w.fail(rt::write::not_in_version("subscribed_topic_regex"));
             }
             w.str(&self.group_id, true, "group_id");
@@ -741,11 +713,7 @@ pub mod owned {
             }
             w.opt_str(self.server_assignor.as_deref(), true, true, "server_assignor");
             rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), true, true, v, "topic_partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -787,12 +755,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -801,11 +767,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "topic_partitions[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "topic_partitions[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

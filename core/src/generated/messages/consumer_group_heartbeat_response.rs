@@ -85,11 +85,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
         let member_epoch = rt::read::i32_at::<8, 0>(&r);
         let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
         let assignment = rt::read::opt_struct::<Assignment>(c, true, v, "assignment")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -124,9 +120,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
         );
         let present = rt::read::present(c, true, "assignment")?;
         rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::ASSIGNMENT, vis)?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -137,12 +131,10 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::opt_str_size(self.member_id, true, true, "member_id")?;
         n += rt::write::opt_struct_size(&self.assignment, true, v, "assignment")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -155,11 +147,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
         w.i32(self.member_epoch, "member_epoch");
         w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms");
         w.opt_struct(&self.assignment, true, v, "assignment");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -204,11 +192,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assignment.topic_partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "assignment._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment._tagged_fields")?;
         Ok(Self {
             topic_partitions,
             unknown_tagged_fields,
@@ -221,9 +205,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "assignment.topic_partitions")?;
-        if true {
-            rt::read::check_tags(c, "assignment._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "assignment._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -252,9 +234,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             vis,
             "assignment.topic_partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::ASSIGNMENT_TAGGED_FIELDS, vis, "assignment._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::ASSIGNMENT_TAGGED_FIELDS, vis, "assignment._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -263,23 +243,17 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("assignment._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.topic_partitions, true, v, "assignment.topic_partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "assignment._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -329,11 +303,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assignment.topic_partitions[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "assignment.topic_partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "assignment.topic_partitions[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -348,9 +318,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         let c = &mut local;
         rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
         rt::read::check_array::<i32>(c, true, false, v, "assignment.topic_partitions[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "assignment.topic_partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "assignment.topic_partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -384,14 +352,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             vis,
             "assignment.topic_partitions[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "assignment.topic_partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "assignment.topic_partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -400,14 +366,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "assignment.topic_partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -415,14 +377,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
         w.array(&self.partitions, true, v, "assignment.topic_partitions[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "assignment.topic_partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -725,12 +680,10 @@ pub mod owned {
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
             n += rt::owned::opt_struct_size(&self.assignment, true, v, "assignment")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -747,11 +700,7 @@ pub mod owned {
                 r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
             }
             rt::owned::write_opt_struct(w, &self.assignment, true, v, "assignment");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -789,12 +738,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("assignment._tagged_fields"));
             }
             Ok(n)
         }
@@ -802,11 +749,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.topic_partitions, true, v, "assignment.topic_partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "assignment._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -848,14 +791,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "assignment.topic_partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -864,14 +803,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "assignment.topic_partitions[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "assignment.topic_partitions[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

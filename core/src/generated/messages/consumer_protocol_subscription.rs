@@ -274,13 +274,13 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         if v >= 1 {
             n += rt::write::str_size(self.topic, false, "owned_partitions[].topic")?;
         }
-        if !(v >= 1) && !(self.topic == "") {
+        if v <= 0 && !self.topic.is_empty() {
             return Err(rt::write::not_in_version("owned_partitions[].topic"));
         }
         if v >= 1 {
             n += rt::write::array_size(&self.partitions, false, v, "owned_partitions[].partitions")?;
         }
-        if !(v >= 1) && !(self.partitions.is_empty()) {
+        if v <= 0 && !self.partitions.is_empty() {
             return Err(rt::write::not_in_version("owned_partitions[].partitions"));
         }
         if !self.unknown_tagged_fields.is_empty() {
@@ -290,10 +290,10 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.topic == "") {
+        if v <= 0 && !self.topic.is_empty() {
             w.fail(rt::write::not_in_version("owned_partitions[].topic"));
         }
-        if !(v >= 1) && !(self.partitions.is_empty()) {
+        if v <= 0 && !self.partitions.is_empty() {
             w.fail(rt::write::not_in_version("owned_partitions[].partitions"));
         }
         if v >= 1 {
@@ -606,13 +606,13 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::str_size(&self.topic, false, "owned_partitions[].topic")?;
             }
-            if !(v >= 1) && !(self.topic == "") {
+            if v <= 0 && !self.topic.is_empty() {
                 return Err(rt::write::not_in_version("owned_partitions[].topic"));
             }
             if v >= 1 {
                 n += rt::owned::vec_size(&self.partitions, false, v, "owned_partitions[].partitions")?;
             }
-            if !(v >= 1) && !(self.partitions.is_empty()) {
+            if v <= 0 && !self.partitions.is_empty() {
                 return Err(rt::write::not_in_version("owned_partitions[].partitions"));
             }
             if !self.unknown_tagged_fields.is_empty() {
@@ -623,10 +623,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.topic == "") {
+            if v <= 0 && !self.topic.is_empty() {
                 w.fail(rt::write::not_in_version("owned_partitions[].topic"));
             }
-            if !(v >= 1) && !(self.partitions.is_empty()) {
+            if v <= 0 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("owned_partitions[].partitions"));
             }
             if v >= 1 {

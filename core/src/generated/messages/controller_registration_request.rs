@@ -72,11 +72,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         let zk_migration_ready = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
         let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
         let features = rt::read::array::<Feature<'a>>(c, true, v, "features")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             controller_id,
             incarnation_id,
@@ -101,9 +97,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
         rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
         rt::visit::array::<Feature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -113,12 +107,10 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         let mut n: usize = 21;
         n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
         n += rt::write::array_size(&self.features, true, v, "features")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -129,11 +121,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         w.bool(self.zk_migration_ready, "zk_migration_ready");
         w.array(&self.listeners, true, v, "listeners");
         w.array(&self.features, true, v, "features");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -193,11 +181,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         };
         let port = rt::read::u16_at::<4, 0>(&r);
         let security_protocol = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
         Ok(Self {
             name,
             host,
@@ -222,9 +206,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
                 return Err(rt::read::short(c, "listeners[].port"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "listeners[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "listeners[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -259,9 +241,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             fields::LISTENERS_SECURITY_PROTOCOL,
             rt::read::i16(c, "listeners[].security_protocol")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -271,12 +251,10 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "listeners[].name")?;
         n += rt::write::str_size(self.host, true, "listeners[].host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -286,11 +264,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         w.str(self.host, true, "listeners[].host");
         w.u16(self.port, "listeners[].port");
         w.i16(self.security_protocol, "listeners[].security_protocol");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -346,11 +320,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
         let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "features[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
         Ok(Self {
             name,
             min_supported_version,
@@ -373,9 +343,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
                 return Err(rt::read::short(c, "features[].min_supported_version"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "features[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "features[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -405,9 +373,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
             fields::FEATURES_MAX_SUPPORTED_VERSION,
             rt::read::i16(c, "features[].max_supported_version")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -416,12 +382,10 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "features[].name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -430,11 +394,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         w.str(self.name, true, "features[].name");
         w.i16(self.min_supported_version, "features[].min_supported_version");
         w.i16(self.max_supported_version, "features[].max_supported_version");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -764,12 +724,10 @@ pub mod owned {
             let mut n: usize = 21;
             n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
             n += rt::owned::vec_size(&self.features, true, v, "features")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -782,11 +740,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
             rt::owned::write_vec(w, &self.features, true, v, "features");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -837,12 +791,10 @@ pub mod owned {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "listeners[].name")?;
             n += rt::write::str_size(&self.host, true, "listeners[].host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -851,7 +803,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "listeners[].name");
             w.str(&self.host, true, "listeners[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("listeners[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -862,11 +814,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -913,12 +861,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "features[].name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -926,7 +872,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "features[].name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("features[].min_supported_version") {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
@@ -937,11 +883,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -62,11 +62,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationResponse<'a> {
         let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -90,9 +86,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationResponse<'a> {
             fields::ERROR_MESSAGE,
             rt::read::opt_str(c, true, true, "error_message")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -101,12 +95,10 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -115,11 +107,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.i16(self.error_code, "error_code");
         w.opt_str(self.error_message, true, true, "error_message");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -258,12 +246,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -274,11 +260,7 @@ pub mod owned {
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             w.opt_str(self.error_message.as_deref(), true, true, "error_message");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -89,8 +89,10 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -98,10 +100,10 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.creations, v >= 2, v, "creations");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -286,7 +288,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+        if v <= 0 && self.resource_pattern_type != 3_i8 {
             return Err(rt::write::not_in_version("creations[].resource_pattern_type"));
         }
         n += rt::write::str_size(self.principal, v >= 2, "creations[].principal")?;
@@ -295,14 +297,16 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("creations[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("creations[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+        if v <= 0 && self.resource_pattern_type != 3_i8 {
             w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
         }
         w.i8(self.resource_type, "creations[].resource_type");
@@ -315,10 +319,10 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         w.i8(self.operation, "creations[].operation");
         w.i8(self.permission_type, "creations[].permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields")
+        };
     }
 }
 
@@ -553,8 +557,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -562,10 +568,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.creations, v >= 2, v, "creations");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -630,7 +636,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+            if v <= 0 && self.resource_pattern_type != 3_i8 {
                 return Err(rt::write::not_in_version("creations[].resource_pattern_type"));
             }
             n += rt::write::str_size(&self.principal, v >= 2, "creations[].principal")?;
@@ -639,15 +645,17 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("creations[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("creations[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+            if v <= 0 && self.resource_pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
             }
             w.i8(self.resource_type, "creations[].resource_type");
@@ -669,10 +677,10 @@ pub mod owned {
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields")
+                };
             }
         }
     }

@@ -118,13 +118,13 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         if v >= 3 {
             n += rt::write::opt_str_size(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type")?;
         }
-        if !(v >= 3) && !(self.owner_principal_type == Some("")) {
+        if v <= 2 && self.owner_principal_type != Some("") {
             return Err(rt::write::not_in_version("owner_principal_type"));
         }
         if v >= 3 {
             n += rt::write::opt_str_size(self.owner_principal_name, v >= 2, v >= 3, "owner_principal_name")?;
         }
-        if !(v >= 3) && !(self.owner_principal_name == Some("")) {
+        if v <= 2 && self.owner_principal_name != Some("") {
             return Err(rt::write::not_in_version("owner_principal_name"));
         }
         n += rt::write::array_size(&self.renewers, v >= 2, v, "renewers")?;
@@ -132,17 +132,19 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.owner_principal_type == Some("")) {
+        if v <= 2 && self.owner_principal_type != Some("") {
             w.fail(rt::write::not_in_version("owner_principal_type"));
         }
-        if !(v >= 3) && !(self.owner_principal_name == Some("")) {
+        if v <= 2 && self.owner_principal_name != Some("") {
             w.fail(rt::write::not_in_version("owner_principal_name"));
         }
         if v >= 3 {
@@ -154,10 +156,10 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         w.array(&self.renewers, v >= 2, v, "renewers");
         w.i64(self.max_lifetime_ms, "max_lifetime_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -275,8 +277,10 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -285,10 +289,10 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         w.str(self.principal_type, v >= 2, "renewers[].principal_type");
         w.str(self.principal_name, v >= 2, "renewers[].principal_name");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields")
+        };
     }
 }
 
@@ -506,7 +510,7 @@ pub mod owned {
                     "owner_principal_type",
                 )?;
             }
-            if !(v >= 3) && !(self.owner_principal_type.as_deref() == Some("")) {
+            if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("owner_principal_type"));
             }
             if v >= 3 {
@@ -517,7 +521,7 @@ pub mod owned {
                     "owner_principal_name",
                 )?;
             }
-            if !(v >= 3) && !(self.owner_principal_name.as_deref() == Some("")) {
+            if v <= 2 && self.owner_principal_name.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("owner_principal_name"));
             }
             n += rt::owned::vec_size(&self.renewers, v >= 2, v, "renewers")?;
@@ -525,17 +529,19 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.owner_principal_type.as_deref() == Some("")) {
+            if v <= 2 && self.owner_principal_type.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("owner_principal_type"));
             }
-            if !(v >= 3) && !(self.owner_principal_name.as_deref() == Some("")) {
+            if v <= 2 && self.owner_principal_name.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("owner_principal_name"));
             }
             if v >= 3 {
@@ -563,10 +569,10 @@ pub mod owned {
             } else {
                 w.i64(self.max_lifetime_ms, "max_lifetime_ms");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -614,8 +620,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -625,10 +633,10 @@ pub mod owned {
             w.str(&self.principal_type, v >= 2, "renewers[].principal_type");
             w.str(&self.principal_name, v >= 2, "renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields")
+            };
         }
     }
 

@@ -180,7 +180,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
                 "token_requester_principal_type",
             )?;
         }
-        if !(v >= 3) && !(self.token_requester_principal_type == "") {
+        if v <= 2 && !self.token_requester_principal_type.is_empty() {
             return Err(rt::write::not_in_version("token_requester_principal_type"));
         }
         if v >= 3 {
@@ -190,7 +190,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
                 "token_requester_principal_name",
             )?;
         }
-        if !(v >= 3) && !(self.token_requester_principal_name == "") {
+        if v <= 2 && !self.token_requester_principal_name.is_empty() {
             return Err(rt::write::not_in_version("token_requester_principal_name"));
         }
         n += rt::write::str_size(self.token_id, v >= 2, "token_id")?;
@@ -199,17 +199,19 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.token_requester_principal_type == "") {
+        if v <= 2 && !self.token_requester_principal_type.is_empty() {
             w.fail(rt::write::not_in_version("token_requester_principal_type"));
         }
-        if !(v >= 3) && !(self.token_requester_principal_name == "") {
+        if v <= 2 && !self.token_requester_principal_name.is_empty() {
             w.fail(rt::write::not_in_version("token_requester_principal_name"));
         }
         w.i16(self.error_code, "error_code");
@@ -236,10 +238,10 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         w.bytes(self.hmac, v >= 2, "hmac");
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -559,7 +561,7 @@ pub mod owned {
                     "token_requester_principal_type",
                 )?;
             }
-            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 return Err(rt::write::not_in_version("token_requester_principal_type"));
             }
             if v >= 3 {
@@ -569,7 +571,7 @@ pub mod owned {
                     "token_requester_principal_name",
                 )?;
             }
-            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
                 return Err(rt::write::not_in_version("token_requester_principal_name"));
             }
             n += rt::write::str_size(&self.token_id, v >= 2, "token_id")?;
@@ -578,17 +580,19 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.fail(rt::write::not_in_version("token_requester_principal_type"));
             }
-            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
                 w.fail(rt::write::not_in_version("token_requester_principal_name"));
             }
             w.i16(self.error_code, "error_code");
@@ -623,10 +627,10 @@ pub mod owned {
             } else {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }

@@ -99,21 +99,23 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.validate_only == false) {
+        if v <= 0 && self.validate_only {
             return Err(rt::write::not_in_version("validate_only"));
         }
         if v >= 5 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.validate_only == false) {
+        if v <= 0 && self.validate_only {
             w.fail(rt::write::not_in_version("validate_only"));
         }
         w.array(&self.topics, v >= 5, v, "topics");
@@ -122,10 +124,10 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
             w.bool(self.validate_only, "validate_only");
         }
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -291,8 +293,10 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -304,10 +308,10 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         w.array(&self.assignments, v >= 5, v, "topics[].assignments");
         w.array(&self.configs, v >= 5, v, "topics[].configs");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -434,8 +438,10 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -444,13 +450,13 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         w.i32(self.partition_index, "topics[].assignments[].partition_index");
         w.array(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "topics[].assignments[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -573,8 +579,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -583,10 +591,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
         w.str(self.name, v >= 5, "topics[].configs[].name");
         w.opt_str(self.value, v >= 5, true, "topics[].configs[].value");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
+        };
     }
 }
 
@@ -922,26 +930,28 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.validate_only == false) {
+            if v <= 0 && self.validate_only {
                 return Err(rt::write::not_in_version("validate_only"));
             }
             if v >= 5 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.validate_only == false) {
+            if v <= 0 && self.validate_only {
                 w.fail(rt::write::not_in_version("validate_only"));
             }
             rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
             w.i32(self.timeout_ms, "timeout_ms");
-            if (v >= 1) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("validate_only") {
                     r[0] = u8::from(self.validate_only);
                     r[1] = 0;
@@ -951,10 +961,10 @@ pub mod owned {
                     w.bool(self.validate_only, "validate_only");
                 }
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -1015,8 +1025,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1031,10 +1043,10 @@ pub mod owned {
             rt::owned::write_vec(w, &self.assignments, v >= 5, v, "topics[].assignments");
             rt::owned::write_vec(w, &self.configs, v >= 5, v, "topics[].configs");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -1080,8 +1092,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1091,13 +1105,13 @@ pub mod owned {
             w.i32(self.partition_index, "topics[].assignments[].partition_index");
             rt::owned::write_vec(w, &self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "topics[].assignments[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 
@@ -1144,8 +1158,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1155,10 +1171,10 @@ pub mod owned {
             w.str(&self.name, v >= 5, "topics[].configs[].name");
             w.opt_str(self.value.as_deref(), v >= 5, true, "topics[].configs[].value");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
+            };
         }
     }
 

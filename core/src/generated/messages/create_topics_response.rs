@@ -102,8 +102,10 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -114,10 +116,10 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         }
         w.array(&self.topics, v >= 5, v, "topics");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -212,8 +214,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
             Some(rt::Array::EMPTY)
         };
         let mut topic_config_error_code_tag: i16 = 0_i16;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 5 {
+        let unknown_tagged_fields = if v >= 5 {
             let (n, section) = rt::read::tag_section(c, "topics[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -232,8 +233,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             name,
             topic_id,
@@ -362,14 +365,16 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         if v >= 5 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.topic_config_error_code == 0_i16) {
+            if self.topic_config_error_code != 0_i16 {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -394,7 +399,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         }
         if v >= 5 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_topic_config_error_code = true && !(self.topic_config_error_code == 0_i16);
+            let has_topic_config_error_code = self.topic_config_error_code != 0_i16;
             tags += usize::from(has_topic_config_error_code);
             w.uvarint(tags as u32, "topics[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -610,19 +615,19 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         if v >= 5 {
             n += rt::write::str_size(self.name, v >= 5, "topics[].configs[].name")?;
         }
-        if !(v >= 5) && !(self.name == "") {
+        if v <= 4 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("topics[].configs[].name"));
         }
         if v >= 5 {
             n += rt::write::opt_str_size(self.value, v >= 5, v >= 5, "topics[].configs[].value")?;
         }
-        if !(v >= 5) && !(self.value == Some("")) {
+        if v <= 4 && self.value != Some("") {
             return Err(rt::write::not_in_version("topics[].configs[].value"));
         }
         if v >= 5 {
             n += 1;
         }
-        if !(v >= 5) && !(self.read_only == false) {
+        if v <= 4 && self.read_only {
             return Err(rt::write::not_in_version("topics[].configs[].read_only"));
         }
         if v >= 5 {
@@ -631,30 +636,32 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         if v >= 5 {
             n += 1;
         }
-        if !(v >= 5) && !(self.is_sensitive == false) {
+        if v <= 4 && self.is_sensitive {
             return Err(rt::write::not_in_version("topics[].configs[].is_sensitive"));
         }
         if v >= 5 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 5) && !(self.name == "") {
+        if v <= 4 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("topics[].configs[].name"));
         }
-        if !(v >= 5) && !(self.value == Some("")) {
+        if v <= 4 && self.value != Some("") {
             w.fail(rt::write::not_in_version("topics[].configs[].value"));
         }
-        if !(v >= 5) && !(self.read_only == false) {
+        if v <= 4 && self.read_only {
             w.fail(rt::write::not_in_version("topics[].configs[].read_only"));
         }
-        if !(v >= 5) && !(self.is_sensitive == false) {
+        if v <= 4 && self.is_sensitive {
             w.fail(rt::write::not_in_version("topics[].configs[].is_sensitive"));
         }
         if v >= 5 {
@@ -673,10 +680,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
             w.bool(self.is_sensitive, "topics[].configs[].is_sensitive");
         }
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
+        };
     }
 }
 
@@ -1051,8 +1058,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1063,10 +1072,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1150,14 +1159,16 @@ pub mod owned {
             if v >= 5 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.topic_config_error_code == 0_i16) {
+                if self.topic_config_error_code != 0_i16 {
                     let s = 2;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1183,7 +1194,7 @@ pub mod owned {
             }
             if v >= 5 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_topic_config_error_code = true && !(self.topic_config_error_code == 0_i16);
+                let has_topic_config_error_code = self.topic_config_error_code != 0_i16;
                 tags += usize::from(has_topic_config_error_code);
                 w.uvarint(tags as u32, "topics[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1253,19 +1264,19 @@ pub mod owned {
             if v >= 5 {
                 n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
             }
-            if !(v >= 5) && !(self.name == "") {
+            if v <= 4 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("topics[].configs[].name"));
             }
             if v >= 5 {
                 n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, v >= 5, "topics[].configs[].value")?;
             }
-            if !(v >= 5) && !(self.value.as_deref() == Some("")) {
+            if v <= 4 && self.value.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("topics[].configs[].value"));
             }
             if v >= 5 {
                 n += 1;
             }
-            if !(v >= 5) && !(self.read_only == false) {
+            if v <= 4 && self.read_only {
                 return Err(rt::write::not_in_version("topics[].configs[].read_only"));
             }
             if v >= 5 {
@@ -1274,31 +1285,33 @@ pub mod owned {
             if v >= 5 {
                 n += 1;
             }
-            if !(v >= 5) && !(self.is_sensitive == false) {
+            if v <= 4 && self.is_sensitive {
                 return Err(rt::write::not_in_version("topics[].configs[].is_sensitive"));
             }
             if v >= 5 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 5) && !(self.name == "") {
+            if v <= 4 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].configs[].name"));
             }
-            if !(v >= 5) && !(self.value.as_deref() == Some("")) {
+            if v <= 4 && self.value.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("topics[].configs[].value"));
             }
-            if !(v >= 5) && !(self.read_only == false) {
+            if v <= 4 && self.read_only {
                 w.fail(rt::write::not_in_version("topics[].configs[].read_only"));
             }
-            if !(v >= 5) && !(self.is_sensitive == false) {
+            if v <= 4 && self.is_sensitive {
                 w.fail(rt::write::not_in_version("topics[].configs[].is_sensitive"));
             }
             if v >= 5 {
@@ -1307,7 +1320,7 @@ pub mod owned {
             if v >= 5 {
                 w.opt_str(self.value.as_deref(), v >= 5, v >= 5, "topics[].configs[].value");
             }
-            if (v >= 5) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<4>("topics[].configs[].read_only") {
                     r[0] = u8::from(self.read_only);
                     r[1..2].copy_from_slice(&self.config_source.to_be_bytes());
@@ -1323,10 +1336,10 @@ pub mod owned {
                     }
                 }
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields")
+                };
             }
         }
     }

@@ -54,11 +54,7 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
         let r#type = rt::read::str(c, true, "type")?;
         let name = rt::read::str(c, true, "name")?;
         let token_authenticated = rt::read::bool(c, "token_authenticated")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             r#type,
             name,
@@ -79,9 +75,7 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
         vis.str(fields::TYPE, Some(rt::read::str(c, true, "type")?));
         vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
         vis.bool(fields::TOKEN_AUTHENTICATED, rt::read::bool(c, "token_authenticated")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -91,12 +85,10 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
         let mut n: usize = 1;
         n += rt::write::str_size(self.r#type, true, "type")?;
         n += rt::write::str_size(self.name, true, "name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -105,11 +97,7 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
         w.str(self.r#type, true, "type");
         w.str(self.name, true, "name");
         w.bool(self.token_authenticated, "token_authenticated");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -249,12 +237,10 @@ pub mod owned {
             let mut n: usize = 1;
             n += rt::write::str_size(&self.r#type, true, "type")?;
             n += rt::write::str_size(&self.name, true, "name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -262,18 +248,14 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.r#type, true, "type");
             w.str(&self.name, true, "name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("token_authenticated") {
                     r[0] = u8::from(self.token_authenticated);
                     r[1] = 0;
                 }
             } else {
                 w.bool(self.token_authenticated, "token_authenticated");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

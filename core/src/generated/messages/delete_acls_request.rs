@@ -89,8 +89,10 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -98,10 +100,10 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.filters, v >= 2, v, "filters");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -291,7 +293,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+        if v <= 0 && self.pattern_type_filter != 3_i8 {
             return Err(rt::write::not_in_version("filters[].pattern_type_filter"));
         }
         n += rt::write::opt_str_size(self.principal_filter, v >= 2, true, "filters[].principal_filter")?;
@@ -300,14 +302,16 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("filters[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("filters[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+        if v <= 0 && self.pattern_type_filter != 3_i8 {
             w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
         }
         w.i8(self.resource_type_filter, "filters[].resource_type_filter");
@@ -325,10 +329,10 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         w.i8(self.operation, "filters[].operation");
         w.i8(self.permission_type, "filters[].permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields")
+        };
     }
 }
 
@@ -563,8 +567,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -572,10 +578,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.filters, v >= 2, v, "filters");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -645,7 +651,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
                 return Err(rt::write::not_in_version("filters[].pattern_type_filter"));
             }
             n += rt::write::opt_str_size(
@@ -659,15 +665,17 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("filters[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("filters[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
             }
             w.i8(self.resource_type_filter, "filters[].resource_type_filter");
@@ -699,10 +707,10 @@ pub mod owned {
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields")
+                };
             }
         }
     }

@@ -101,8 +101,10 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -111,10 +113,10 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.filter_results, v >= 2, v, "filter_results");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -248,8 +250,10 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("filter_results[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("filter_results[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -259,10 +263,10 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
         w.opt_str(self.error_message, v >= 2, true, "filter_results[].error_message");
         w.array(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields")
+        };
     }
 }
 
@@ -491,7 +495,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.pattern_type == 3_i8) {
+        if v <= 0 && self.pattern_type != 3_i8 {
             return Err(rt::write::not_in_version(
                 "filter_results[].matching_acls[].pattern_type",
             ));
@@ -502,16 +506,18 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "filter_results[].matching_acls[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "filter_results[].matching_acls[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.pattern_type == 3_i8) {
+        if v <= 0 && self.pattern_type != 3_i8 {
             w.fail(rt::write::not_in_version(
                 "filter_results[].matching_acls[].pattern_type",
             ));
@@ -537,13 +543,13 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         w.i8(self.operation, "filter_results[].matching_acls[].operation");
         w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "filter_results[].matching_acls[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -898,8 +904,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -908,10 +916,10 @@ pub mod owned {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.filter_results, v >= 2, v, "filter_results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -967,8 +975,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("filter_results[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("filter_results[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -984,10 +994,10 @@ pub mod owned {
             );
             rt::owned::write_vec(w, &self.matching_acls, v >= 2, v, "filter_results[].matching_acls");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields")
+            };
         }
     }
 
@@ -1070,7 +1080,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+            if v <= 0 && self.pattern_type != 3_i8 {
                 return Err(rt::write::not_in_version(
                     "filter_results[].matching_acls[].pattern_type",
                 ));
@@ -1081,17 +1091,19 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "filter_results[].matching_acls[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "filter_results[].matching_acls[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+            if v <= 0 && self.pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version(
                     "filter_results[].matching_acls[].pattern_type",
                 ));
@@ -1126,13 +1138,13 @@ pub mod owned {
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "filter_results[].matching_acls[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

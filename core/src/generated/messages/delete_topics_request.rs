@@ -113,7 +113,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         if v >= 6 {
             n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
         }
-        if !(v >= 6) && !(self.topics.is_empty()) {
+        if v <= 5 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("topics"));
         }
         if v <= 5 {
@@ -123,14 +123,16 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 6) && !(self.topics.is_empty()) {
+        if v <= 5 && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("topics"));
         }
         if v >= 6 {
@@ -141,10 +143,10 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         }
         w.i32(self.timeout_ms, "timeout_ms");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -276,30 +278,32 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         if v >= 6 {
             n += rt::write::opt_str_size(self.name, v >= 4, v >= 6, "topics[].name")?;
         }
-        if !(v >= 6) && !(self.name == None) {
+        if v <= 5 && self.name.is_some() {
             return Err(rt::write::not_in_version("topics[].name"));
         }
         if v >= 6 {
             n += 16;
         }
-        if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+        if v <= 5 && self.topic_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version("topics[].topic_id"));
         }
         if v >= 4 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 6) && !(self.name == None) {
+        if v <= 5 && self.name.is_some() {
             w.fail(rt::write::not_in_version("topics[].name"));
         }
-        if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+        if v <= 5 && self.topic_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version("topics[].topic_id"));
         }
         if v >= 6 {
@@ -309,10 +313,10 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
             w.uuid(self.topic_id, "topics[].topic_id");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -504,7 +508,7 @@ pub mod owned {
             if v >= 6 {
                 n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
             }
-            if !(v >= 6) && !(self.topics.is_empty()) {
+            if v <= 5 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("topics"));
             }
             if v <= 5 {
@@ -514,14 +518,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 6) && !(self.topics.is_empty()) {
+            if v <= 5 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
             }
             if v >= 6 {
@@ -538,10 +544,10 @@ pub mod owned {
             } else {
                 w.i32(self.timeout_ms, "timeout_ms");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -586,37 +592,39 @@ pub mod owned {
             if v >= 6 {
                 n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "topics[].name")?;
             }
-            if !(v >= 6) && !(self.name.is_none()) {
+            if v <= 5 && self.name.is_some() {
                 return Err(rt::write::not_in_version("topics[].name"));
             }
             if v >= 6 {
                 n += 16;
             }
-            if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+            if v <= 5 && self.topic_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version("topics[].topic_id"));
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 6) && !(self.name.is_none()) {
+            if v <= 5 && self.name.is_some() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
-            if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+            if v <= 5 && self.topic_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("topics[].topic_id"));
             }
             if v >= 6 {
                 w.opt_str(self.name.as_deref(), v >= 4, v >= 6, "topics[].name");
             }
-            if (v >= 6) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("topics[].topic_id") {
                     r[0..16].copy_from_slice(self.topic_id.as_bytes());
                     r[16] = 0;
@@ -626,10 +634,10 @@ pub mod owned {
                     w.uuid(self.topic_id, "topics[].topic_id");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+                };
             }
         }
     }

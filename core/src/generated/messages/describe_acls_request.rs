@@ -139,7 +139,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+        if v <= 0 && self.pattern_type_filter != 3_i8 {
             return Err(rt::write::not_in_version("pattern_type_filter"));
         }
         n += rt::write::opt_str_size(self.principal_filter, v >= 2, true, "principal_filter")?;
@@ -148,14 +148,16 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+        if v <= 0 && self.pattern_type_filter != 3_i8 {
             w.fail(rt::write::not_in_version("pattern_type_filter"));
         }
         w.i8(self.resource_type_filter, "resource_type_filter");
@@ -168,10 +170,10 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         w.i8(self.operation, "operation");
         w.i8(self.permission_type, "permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -407,7 +409,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
                 return Err(rt::write::not_in_version("pattern_type_filter"));
             }
             n += rt::write::opt_str_size(self.principal_filter.as_deref(), v >= 2, true, "principal_filter")?;
@@ -416,14 +418,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+            if v <= 0 && self.pattern_type_filter != 3_i8 {
                 w.fail(rt::write::not_in_version("pattern_type_filter"));
             }
             w.i8(self.resource_type_filter, "resource_type_filter");
@@ -450,10 +454,10 @@ pub mod owned {
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }

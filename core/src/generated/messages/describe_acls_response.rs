@@ -111,8 +111,10 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -123,10 +125,10 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
         w.opt_str(self.error_message, v >= 2, true, "error_message");
         w.array(&self.resources, v >= 2, v, "resources");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -273,7 +275,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.pattern_type == 3_i8) {
+        if v <= 0 && self.pattern_type != 3_i8 {
             return Err(rt::write::not_in_version("resources[].pattern_type"));
         }
         n += rt::write::array_size(&self.acls, v >= 2, v, "resources[].acls")?;
@@ -281,14 +283,16 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.pattern_type == 3_i8) {
+        if v <= 0 && self.pattern_type != 3_i8 {
             w.fail(rt::write::not_in_version("resources[].pattern_type"));
         }
         w.i8(self.resource_type, "resources[].resource_type");
@@ -298,10 +302,10 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         }
         w.array(&self.acls, v >= 2, v, "resources[].acls");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+        };
     }
 }
 
@@ -453,8 +457,10 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("resources[].acls[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[].acls[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -465,10 +471,10 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         w.i8(self.operation, "resources[].acls[].operation");
         w.i8(self.permission_type, "resources[].acls[].permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields")
+        };
     }
 }
 
@@ -798,8 +804,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -812,10 +820,10 @@ pub mod owned {
             w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
             rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -868,7 +876,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+            if v <= 0 && self.pattern_type != 3_i8 {
                 return Err(rt::write::not_in_version("resources[].pattern_type"));
             }
             n += rt::owned::vec_size(&self.acls, v >= 2, v, "resources[].acls")?;
@@ -876,15 +884,17 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+            if v <= 0 && self.pattern_type != 3_i8 {
                 w.fail(rt::write::not_in_version("resources[].pattern_type"));
             }
             w.i8(self.resource_type, "resources[].resource_type");
@@ -894,10 +904,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.acls, v >= 2, v, "resources[].acls");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+            };
         }
     }
 
@@ -952,8 +962,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[].acls[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[].acls[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -974,10 +986,10 @@ pub mod owned {
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields")
+                };
             }
         }
     }

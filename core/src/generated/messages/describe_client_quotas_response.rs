@@ -110,8 +110,10 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -122,10 +124,10 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
         w.opt_str(self.error_message, v >= 1, true, "error_message");
         w.opt_array(&self.entries, v >= 1, true, v, "entries");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -237,8 +239,10 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -247,10 +251,10 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         w.array(&self.entity, v >= 1, v, "entries[].entity");
         w.array(&self.values, v >= 1, v, "entries[].values");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
+        };
     }
 }
 
@@ -373,8 +377,10 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -383,10 +389,10 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
         w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
+        };
     }
 }
 
@@ -508,8 +514,10 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("entries[].values[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[].values[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -518,10 +526,10 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
         w.str(self.key, v >= 1, "entries[].values[].key");
         w.f64(self.value, "entries[].values[].value");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields")
+        };
     }
 }
 
@@ -829,8 +837,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -843,10 +853,10 @@ pub mod owned {
             w.opt_str(self.error_message.as_deref(), v >= 1, true, "error_message");
             rt::owned::write_opt_vec(w, self.entries.as_deref(), v >= 1, true, v, "entries");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -893,8 +903,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -904,10 +916,10 @@ pub mod owned {
             rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity");
             rt::owned::write_vec(w, &self.values, v >= 1, v, "entries[].values");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields")
+            };
         }
     }
 
@@ -959,8 +971,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -975,10 +989,10 @@ pub mod owned {
                 "entries[].entity[].entity_name",
             );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields")
+            };
         }
     }
 
@@ -1024,8 +1038,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entries[].values[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("entries[].values[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1041,10 +1057,10 @@ pub mod owned {
             } else {
                 w.f64(self.value, "entries[].values[].value");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields")
+                };
             }
         }
     }

@@ -63,11 +63,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         } else {
             false
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             include_cluster_authorized_operations,
             endpoint_type,
@@ -98,9 +94,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
                 rt::read::bool(c, "include_fenced_brokers")?,
             );
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -111,30 +105,28 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+        if v <= 0 && self.endpoint_type != 1_i8 {
             return Err(rt::write::not_in_version("endpoint_type"));
         }
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.include_fenced_brokers == false) {
+        if v <= 1 && self.include_fenced_brokers {
             return Err(rt::write::not_in_version("include_fenced_brokers"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+        if v <= 0 && self.endpoint_type != 1_i8 {
             w.fail(rt::write::not_in_version("endpoint_type"));
         }
-        if !(v >= 2) && !(self.include_fenced_brokers == false) {
+        if v <= 1 && self.include_fenced_brokers {
             w.fail(rt::write::not_in_version("include_fenced_brokers"));
         }
         w.bool(
@@ -147,11 +139,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         if v >= 2 {
             w.bool(self.include_fenced_brokers, "include_fenced_brokers");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -297,30 +285,28 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+            if v <= 0 && self.endpoint_type != 1_i8 {
                 return Err(rt::write::not_in_version("endpoint_type"));
             }
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.include_fenced_brokers == false) {
+            if v <= 1 && self.include_fenced_brokers {
                 return Err(rt::write::not_in_version("include_fenced_brokers"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+            if v <= 0 && self.endpoint_type != 1_i8 {
                 w.fail(rt::write::not_in_version("endpoint_type"));
             }
-            if !(v >= 2) && !(self.include_fenced_brokers == false) {
+            if v <= 1 && self.include_fenced_brokers {
                 w.fail(rt::write::not_in_version("include_fenced_brokers"));
             }
             w.bool(
@@ -339,11 +325,7 @@ pub mod owned {
                 if v >= 2 {
                     w.bool(self.include_fenced_brokers, "include_fenced_brokers");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

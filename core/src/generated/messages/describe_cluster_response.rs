@@ -86,11 +86,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         let controller_id = rt::read::i32(c, "controller_id")?;
         let brokers = rt::read::array::<DescribeClusterBroker<'a>>(c, true, v, "brokers")?;
         let cluster_authorized_operations = rt::read::i32(c, "cluster_authorized_operations")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -129,9 +125,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
             fields::CLUSTER_AUTHORIZED_OPERATIONS,
             rt::read::i32(c, "cluster_authorized_operations")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -143,23 +137,21 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+        if v <= 0 && self.endpoint_type != 1_i8 {
             return Err(rt::write::not_in_version("endpoint_type"));
         }
         n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
         n += rt::write::array_size(&self.brokers, true, v, "brokers")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+        if v <= 0 && self.endpoint_type != 1_i8 {
             w.fail(rt::write::not_in_version("endpoint_type"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -172,11 +164,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         w.i32(self.controller_id, "controller_id");
         w.array(&self.brokers, true, v, "brokers");
         w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -236,11 +224,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         } else {
             false
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "brokers[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "brokers[]._tagged_fields")?;
         Ok(Self {
             broker_id,
             host,
@@ -263,9 +247,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         if v >= 2 {
             rt::read::bool(c, "brokers[].is_fenced")?;
         }
-        if true {
-            rt::read::check_tags(c, "brokers[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "brokers[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -301,9 +283,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         if v >= 2 {
             vis.bool(fields::BROKERS_IS_FENCED, rt::read::bool(c, "brokers[].is_fenced")?);
         }
-        if true {
-            rt::visit::tags_only(c, fields::BROKERS_TAGGED_FIELDS, vis, "brokers[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::BROKERS_TAGGED_FIELDS, vis, "brokers[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -316,21 +296,19 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.is_fenced == false) {
+        if v <= 1 && self.is_fenced {
             return Err(rt::write::not_in_version("brokers[].is_fenced"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.is_fenced == false) {
+        if v <= 1 && self.is_fenced {
             w.fail(rt::write::not_in_version("brokers[].is_fenced"));
         }
         w.i32(self.broker_id, "brokers[].broker_id");
@@ -340,11 +318,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         if v >= 2 {
             w.bool(self.is_fenced, "brokers[].is_fenced");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -693,23 +667,21 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+            if v <= 0 && self.endpoint_type != 1_i8 {
                 return Err(rt::write::not_in_version("endpoint_type"));
             }
             n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
             n += rt::owned::vec_size(&self.brokers, true, v, "brokers")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+            if v <= 0 && self.endpoint_type != 1_i8 {
                 w.fail(rt::write::not_in_version("endpoint_type"));
             }
             if let Some(r) = w.run::<6>("throttle_time_ms") {
@@ -723,18 +695,14 @@ pub mod owned {
             w.str(&self.cluster_id, true, "cluster_id");
             w.i32(self.controller_id, "controller_id");
             rt::owned::write_vec(w, &self.brokers, true, v, "brokers");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("cluster_authorized_operations") {
                     r[0..4].copy_from_slice(&self.cluster_authorized_operations.to_be_bytes());
                     r[4] = 0;
                 }
             } else {
                 w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -793,22 +761,20 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.is_fenced == false) {
+            if v <= 1 && self.is_fenced {
                 return Err(rt::write::not_in_version("brokers[].is_fenced"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.is_fenced == false) {
+            if v <= 1 && self.is_fenced {
                 w.fail(rt::write::not_in_version("brokers[].is_fenced"));
             }
             w.i32(self.broker_id, "brokers[].broker_id");
@@ -824,11 +790,7 @@ pub mod owned {
                 if v >= 2 {
                     w.bool(self.is_fenced, "brokers[].is_fenced");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

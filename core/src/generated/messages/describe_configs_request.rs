@@ -110,30 +110,32 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.include_synonyms == false) {
+        if v <= 0 && self.include_synonyms {
             return Err(rt::write::not_in_version("include_synonyms"));
         }
         if v >= 3 {
             n += 1;
         }
-        if !(v >= 3) && !(self.include_documentation == false) {
+        if v <= 2 && self.include_documentation {
             return Err(rt::write::not_in_version("include_documentation"));
         }
         if v >= 4 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.include_synonyms == false) {
+        if v <= 0 && self.include_synonyms {
             w.fail(rt::write::not_in_version("include_synonyms"));
         }
-        if !(v >= 3) && !(self.include_documentation == false) {
+        if v <= 2 && self.include_documentation {
             w.fail(rt::write::not_in_version("include_documentation"));
         }
         w.array(&self.resources, v >= 4, v, "resources");
@@ -144,10 +146,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
             w.bool(self.include_documentation, "include_documentation");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -281,8 +283,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -298,10 +302,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
             "resources[].configuration_keys",
         );
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+        };
     }
 }
 
@@ -511,37 +515,39 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.include_synonyms == false) {
+            if v <= 0 && self.include_synonyms {
                 return Err(rt::write::not_in_version("include_synonyms"));
             }
             if v >= 3 {
                 n += 1;
             }
-            if !(v >= 3) && !(self.include_documentation == false) {
+            if v <= 2 && self.include_documentation {
                 return Err(rt::write::not_in_version("include_documentation"));
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.include_synonyms == false) {
+            if v <= 0 && self.include_synonyms {
                 w.fail(rt::write::not_in_version("include_synonyms"));
             }
-            if !(v >= 3) && !(self.include_documentation == false) {
+            if v <= 2 && self.include_documentation {
                 w.fail(rt::write::not_in_version("include_documentation"));
             }
             rt::owned::write_vec(w, &self.resources, v >= 4, v, "resources");
             if v >= 1 {
                 w.bool(self.include_synonyms, "include_synonyms");
             }
-            if (v >= 3) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("include_documentation") {
                     r[0] = u8::from(self.include_documentation);
                     r[1] = 0;
@@ -551,10 +557,10 @@ pub mod owned {
                     w.bool(self.include_documentation, "include_documentation");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -614,8 +620,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -633,10 +641,10 @@ pub mod owned {
                 "resources[].configuration_keys",
             );
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+            };
         }
     }
 

@@ -93,8 +93,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -103,10 +105,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.results, v >= 4, v, "results");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -251,8 +253,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -264,10 +268,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         w.str(self.resource_name, v >= 4, "results[].resource_name");
         w.array(&self.configs, v >= 4, v, "results[].configs");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
+        };
     }
 }
 
@@ -515,7 +519,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         if v <= 0 {
             n += 1;
         }
-        if !(v <= 0) && !(self.is_default == false) {
+        if v >= 1 && self.is_default {
             return Err(rt::write::not_in_version("results[].configs[].is_default"));
         }
         if v >= 1 {
@@ -534,14 +538,16 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.is_default == false) {
+        if v >= 1 && self.is_default {
             w.fail(rt::write::not_in_version("results[].configs[].is_default"));
         }
         w.str(self.name, v >= 4, "results[].configs[].name");
@@ -564,10 +570,10 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
             w.opt_str(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields")
+        };
     }
 }
 
@@ -729,41 +735,43 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
         if v >= 1 {
             n += rt::write::str_size(self.name, v >= 4, "results[].configs[].synonyms[].name")?;
         }
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("results[].configs[].synonyms[].name"));
         }
         if v >= 1 {
             n += rt::write::opt_str_size(self.value, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?;
         }
-        if !(v >= 1) && !(self.value == Some("")) {
+        if v <= 0 && self.value != Some("") {
             return Err(rt::write::not_in_version("results[].configs[].synonyms[].value"));
         }
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.source == 0_i8) {
+        if v <= 0 && self.source != 0_i8 {
             return Err(rt::write::not_in_version("results[].configs[].synonyms[].source"));
         }
         if v >= 4 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "results[].configs[].synonyms[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results[].configs[].synonyms[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
         }
-        if !(v >= 1) && !(self.value == Some("")) {
+        if v <= 0 && self.value != Some("") {
             w.fail(rt::write::not_in_version("results[].configs[].synonyms[].value"));
         }
-        if !(v >= 1) && !(self.source == 0_i8) {
+        if v <= 0 && self.source != 0_i8 {
             w.fail(rt::write::not_in_version("results[].configs[].synonyms[].source"));
         }
         if v >= 1 {
@@ -776,13 +784,13 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
             w.i8(self.source, "results[].configs[].synonyms[].source");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "results[].configs[].synonyms[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1234,8 +1242,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1244,10 +1254,10 @@ pub mod owned {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.results, v >= 4, v, "results");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1307,8 +1317,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1321,10 +1333,10 @@ pub mod owned {
             w.str(&self.resource_name, v >= 4, "results[].resource_name");
             rt::owned::write_vec(w, &self.configs, v >= 4, v, "results[].configs");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
+            };
         }
     }
 
@@ -1398,7 +1410,7 @@ pub mod owned {
             if v <= 0 {
                 n += 1;
             }
-            if !(v <= 0) && !(self.is_default == false) {
+            if v >= 1 && self.is_default {
                 return Err(rt::write::not_in_version("results[].configs[].is_default"));
             }
             if v >= 1 {
@@ -1422,15 +1434,17 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.is_default == false) {
+            if v >= 1 && self.is_default {
                 w.fail(rt::write::not_in_version("results[].configs[].is_default"));
             }
             w.str(&self.name, v >= 4, "results[].configs[].name");
@@ -1458,10 +1472,10 @@ pub mod owned {
                 );
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields")
+            };
         }
     }
 
@@ -1509,7 +1523,7 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].synonyms[].name")?;
             }
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("results[].configs[].synonyms[].name"));
             }
             if v >= 1 {
@@ -1520,36 +1534,38 @@ pub mod owned {
                     "results[].configs[].synonyms[].value",
                 )?;
             }
-            if !(v >= 1) && !(self.value.as_deref() == Some("")) {
+            if v <= 0 && self.value.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("results[].configs[].synonyms[].value"));
             }
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.source == 0_i8) {
+            if v <= 0 && self.source != 0_i8 {
                 return Err(rt::write::not_in_version("results[].configs[].synonyms[].source"));
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results[].configs[].synonyms[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results[].configs[].synonyms[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
             }
-            if !(v >= 1) && !(self.value.as_deref() == Some("")) {
+            if v <= 0 && self.value.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("results[].configs[].synonyms[].value"));
             }
-            if !(v >= 1) && !(self.source == 0_i8) {
+            if v <= 0 && self.source != 0_i8 {
                 w.fail(rt::write::not_in_version("results[].configs[].synonyms[].source"));
             }
             if v >= 1 {
@@ -1563,7 +1579,7 @@ pub mod owned {
                     "results[].configs[].synonyms[].value",
                 );
             }
-            if (v >= 1) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("results[].configs[].synonyms[].source") {
                     r[0..1].copy_from_slice(&self.source.to_be_bytes());
                     r[1] = 0;
@@ -1573,13 +1589,13 @@ pub mod owned {
                     w.i8(self.source, "results[].configs[].synonyms[].source");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "results[].configs[].synonyms[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

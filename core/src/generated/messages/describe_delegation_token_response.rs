@@ -93,8 +93,10 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -104,10 +106,10 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
         w.array(&self.tokens, v >= 2, v, "tokens");
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -345,7 +347,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
                 "tokens[].token_requester_principal_type",
             )?;
         }
-        if !(v >= 3) && !(self.token_requester_principal_type == "") {
+        if v <= 2 && !self.token_requester_principal_type.is_empty() {
             return Err(rt::write::not_in_version("tokens[].token_requester_principal_type"));
         }
         if v >= 3 {
@@ -355,7 +357,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
                 "tokens[].token_requester_principal_name",
             )?;
         }
-        if !(v >= 3) && !(self.token_requester_principal_name == "") {
+        if v <= 2 && !self.token_requester_principal_name.is_empty() {
             return Err(rt::write::not_in_version("tokens[].token_requester_principal_name"));
         }
         n += rt::write::str_size(self.token_id, v >= 2, "tokens[].token_id")?;
@@ -365,17 +367,19 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.token_requester_principal_type == "") {
+        if v <= 2 && !self.token_requester_principal_type.is_empty() {
             w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
         }
-        if !(v >= 3) && !(self.token_requester_principal_name == "") {
+        if v <= 2 && !self.token_requester_principal_name.is_empty() {
             w.fail(rt::write::not_in_version("tokens[].token_requester_principal_name"));
         }
         w.str(self.principal_type, v >= 2, "tokens[].principal_type");
@@ -401,10 +405,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         w.bytes(self.hmac, v >= 2, "tokens[].hmac");
         w.array(&self.renewers, v >= 2, v, "tokens[].renewers");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields")
+        };
     }
 }
 
@@ -521,8 +525,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -531,10 +537,10 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
         w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
         w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields")
+        };
     }
 }
 
@@ -910,8 +916,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -927,10 +935,10 @@ pub mod owned {
             } else {
                 w.i32(self.throttle_time_ms, "throttle_time_ms");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -1013,7 +1021,7 @@ pub mod owned {
                     "tokens[].token_requester_principal_type",
                 )?;
             }
-            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 return Err(rt::write::not_in_version("tokens[].token_requester_principal_type"));
             }
             if v >= 3 {
@@ -1023,7 +1031,7 @@ pub mod owned {
                     "tokens[].token_requester_principal_name",
                 )?;
             }
-            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
                 return Err(rt::write::not_in_version("tokens[].token_requester_principal_name"));
             }
             n += rt::write::str_size(&self.token_id, v >= 2, "tokens[].token_id")?;
@@ -1033,18 +1041,20 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+            if v <= 2 && !self.token_requester_principal_type.is_empty() {
                 w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
             }
-            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+            if v <= 2 && !self.token_requester_principal_name.is_empty() {
                 w.fail(rt::write::not_in_version("tokens[].token_requester_principal_name"));
             }
             w.str(&self.principal_type, v >= 2, "tokens[].principal_type");
@@ -1072,10 +1082,10 @@ pub mod owned {
             w.bytes(&self.hmac, v >= 2, "tokens[].hmac");
             rt::owned::write_vec(w, &self.renewers, v >= 2, v, "tokens[].renewers");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields")
+            };
         }
     }
 
@@ -1122,8 +1132,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1133,10 +1145,10 @@ pub mod owned {
             w.str(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
             w.str(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields")
+            };
         }
     }
 

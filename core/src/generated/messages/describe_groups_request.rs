@@ -103,21 +103,23 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
         if v >= 3 {
             n += 1;
         }
-        if !(v >= 3) && !(self.include_authorized_operations == false) {
+        if v <= 2 && self.include_authorized_operations {
             return Err(rt::write::not_in_version("include_authorized_operations"));
         }
         if v >= 5 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.include_authorized_operations == false) {
+        if v <= 2 && self.include_authorized_operations {
             w.fail(rt::write::not_in_version("include_authorized_operations"));
         }
         w.array(&self.groups, v >= 5, v, "groups");
@@ -125,10 +127,10 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
             w.bool(self.include_authorized_operations, "include_authorized_operations");
         }
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -250,25 +252,27 @@ pub mod owned {
             if v >= 3 {
                 n += 1;
             }
-            if !(v >= 3) && !(self.include_authorized_operations == false) {
+            if v <= 2 && self.include_authorized_operations {
                 return Err(rt::write::not_in_version("include_authorized_operations"));
             }
             if v >= 5 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.include_authorized_operations == false) {
+            if v <= 2 && self.include_authorized_operations {
                 w.fail(rt::write::not_in_version("include_authorized_operations"));
             }
             rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
-            if (v >= 3) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("include_authorized_operations") {
                     r[0] = u8::from(self.include_authorized_operations);
                     r[1] = 0;
@@ -278,10 +282,10 @@ pub mod owned {
                     w.bool(self.include_authorized_operations, "include_authorized_operations");
                 }
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }

@@ -101,8 +101,10 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -113,10 +115,10 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         }
         w.array(&self.groups, v >= 5, v, "groups");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -313,7 +315,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 6 {
             n += rt::write::opt_str_size(self.error_message, v >= 5, v >= 6, "groups[].error_message")?;
         }
-        if !(v >= 6) && !(self.error_message == None) {
+        if v <= 5 && self.error_message.is_some() {
             return Err(rt::write::not_in_version("groups[].error_message"));
         }
         n += rt::write::str_size(self.group_id, v >= 5, "groups[].group_id")?;
@@ -324,24 +326,26 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+        if v <= 2 && self.authorized_operations != -2147483648_i32 {
             return Err(rt::write::not_in_version("groups[].authorized_operations"));
         }
         if v >= 5 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 6) && !(self.error_message == None) {
+        if v <= 5 && self.error_message.is_some() {
             w.fail(rt::write::not_in_version("groups[].error_message"));
         }
-        if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+        if v <= 2 && self.authorized_operations != -2147483648_i32 {
             w.fail(rt::write::not_in_version("groups[].authorized_operations"));
         }
         w.i16(self.error_code, "groups[].error_code");
@@ -357,10 +361,10 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             w.i32(self.authorized_operations, "groups[].authorized_operations");
         }
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+        };
     }
 }
 
@@ -542,8 +546,10 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -563,10 +569,10 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         w.bytes(self.member_metadata, v >= 5, "groups[].members[].member_metadata");
         w.bytes(self.member_assignment, v >= 5, "groups[].members[].member_assignment");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields")
+        };
     }
 }
 
@@ -958,8 +964,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -970,10 +978,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1041,7 +1049,7 @@ pub mod owned {
             if v >= 6 {
                 n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 5, v >= 6, "groups[].error_message")?;
             }
-            if !(v >= 6) && !(self.error_message.is_none()) {
+            if v <= 5 && self.error_message.is_some() {
                 return Err(rt::write::not_in_version("groups[].error_message"));
             }
             n += rt::write::str_size(&self.group_id, v >= 5, "groups[].group_id")?;
@@ -1052,25 +1060,27 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+            if v <= 2 && self.authorized_operations != -2147483648_i32 {
                 return Err(rt::write::not_in_version("groups[].authorized_operations"));
             }
             if v >= 5 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 6) && !(self.error_message.is_none()) {
+            if v <= 5 && self.error_message.is_some() {
                 w.fail(rt::write::not_in_version("groups[].error_message"));
             }
-            if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+            if v <= 2 && self.authorized_operations != -2147483648_i32 {
                 w.fail(rt::write::not_in_version("groups[].authorized_operations"));
             }
             w.i16(self.error_code, "groups[].error_code");
@@ -1082,7 +1092,7 @@ pub mod owned {
             w.str(&self.protocol_type, v >= 5, "groups[].protocol_type");
             w.str(&self.protocol_data, v >= 5, "groups[].protocol_data");
             rt::owned::write_vec(w, &self.members, v >= 5, v, "groups[].members");
-            if (v >= 3) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("groups[].authorized_operations") {
                     r[0..4].copy_from_slice(&self.authorized_operations.to_be_bytes());
                     r[4] = 0;
@@ -1092,10 +1102,10 @@ pub mod owned {
                     w.i32(self.authorized_operations, "groups[].authorized_operations");
                 }
                 if v >= 5 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+                };
             }
         }
     }
@@ -1170,8 +1180,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1192,10 +1204,10 @@ pub mod owned {
             w.bytes(&self.member_metadata, v >= 5, "groups[].members[].member_metadata");
             w.bytes(&self.member_assignment, v >= 5, "groups[].members[].member_assignment");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields")
+            };
         }
     }
 

@@ -98,8 +98,10 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -111,10 +113,10 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
         }
         w.array(&self.results, v >= 2, v, "results");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -310,8 +312,10 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -330,10 +334,10 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
             w.bool(self.is_cordoned, "results[].is_cordoned");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
+        };
     }
 }
 
@@ -462,8 +466,10 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[].topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[].topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -472,10 +478,10 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
         w.str(self.name, v >= 2, "results[].topics[].name");
         w.array(&self.partitions, v >= 2, v, "results[].topics[].partitions");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields")
+        };
     }
 }
 
@@ -627,10 +633,12 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "results[].topics[].partitions[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results[].topics[].partitions[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -641,13 +649,13 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag");
         w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "results[].topics[].partitions[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1038,8 +1046,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1051,10 +1061,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1126,8 +1136,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1143,7 +1155,7 @@ pub mod owned {
                     r[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
                 }
             }
-            if (v >= 5) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if v >= 5 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("results[].is_cordoned") {
                     r[0] = u8::from(self.is_cordoned);
                     r[1] = 0;
@@ -1153,10 +1165,10 @@ pub mod owned {
                     w.bool(self.is_cordoned, "results[].is_cordoned");
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields")
+                };
             }
         }
     }
@@ -1204,8 +1216,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[].topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("results[].topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1215,10 +1229,10 @@ pub mod owned {
             w.str(&self.name, v >= 2, "results[].topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "results[].topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields")
+            };
         }
     }
 
@@ -1271,10 +1285,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results[].topics[].partitions[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "results[].topics[].partitions[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -1297,13 +1313,13 @@ pub mod owned {
                     r[20] = u8::from(self.is_future_key);
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "results[].topics[].partitions[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

@@ -56,11 +56,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let mirror_names = rt::read::opt_array::<&'a str>(c, true, true, v, "mirror_names")?;
         let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             mirror_names,
             include_authorized_operations,
@@ -82,9 +78,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
             fields::INCLUDE_AUTHORIZED_OPERATIONS,
             rt::read::bool(c, "include_authorized_operations")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -93,12 +87,10 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::opt_array_size(&self.mirror_names, true, true, v, "mirror_names")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -106,11 +98,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.opt_array(&self.mirror_names, true, true, v, "mirror_names");
         w.bool(self.include_authorized_operations, "include_authorized_operations");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -229,30 +217,24 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::owned::opt_vec_size(self.mirror_names.as_deref(), true, true, v, "mirror_names")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_opt_vec(w, self.mirror_names.as_deref(), true, true, v, "mirror_names");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("include_authorized_operations") {
                     r[0] = u8::from(self.include_authorized_operations);
                     r[1] = 0;
                 }
             } else {
                 w.bool(self.include_authorized_operations, "include_authorized_operations");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -70,11 +70,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let mirrors = rt::read::array::<DescribedMirror<'a>>(c, true, v, "mirrors")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -99,9 +95,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
             rt::read::opt_str(c, true, true, "error_message")?,
         );
         rt::visit::array::<DescribedMirror<'a>, V>(c, true, false, v, fields::MIRRORS, vis, "mirrors")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -111,12 +105,10 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::array_size(&self.mirrors, true, v, "mirrors")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -126,11 +118,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
         w.i16(self.error_code, "error_code");
         w.opt_str(self.error_message, true, true, "error_message");
         w.array(&self.mirrors, true, v, "mirrors");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -181,11 +169,7 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         let mirror_name = rt::read::str(c, true, "mirrors[].mirror_name")?;
         let authorized_operations = rt::read::i32(c, "mirrors[].authorized_operations")?;
         let topics = rt::read::array::<TopicPartitions<'a>>(c, true, v, "mirrors[].topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "mirrors[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "mirrors[]._tagged_fields")?;
         Ok(Self {
             error_code,
             mirror_name,
@@ -203,9 +187,7 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         rt::read::str(c, true, "mirrors[].mirror_name")?;
         rt::read::i32(c, "mirrors[].authorized_operations")?;
         rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "mirrors[].topics")?;
-        if true {
-            rt::read::check_tags(c, "mirrors[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "mirrors[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -237,9 +219,7 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
             rt::read::i32(c, "mirrors[].authorized_operations")?,
         );
         rt::visit::array::<TopicPartitions<'a>, V>(c, true, false, v, fields::MIRRORS_TOPICS, vis, "mirrors[].topics")?;
-        if true {
-            rt::visit::tags_only(c, fields::MIRRORS_TAGGED_FIELDS, vis, "mirrors[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::MIRRORS_TAGGED_FIELDS, vis, "mirrors[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -249,12 +229,10 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         let mut n: usize = 6;
         n += rt::write::str_size(self.mirror_name, true, "mirrors[].mirror_name")?;
         n += rt::write::array_size(&self.topics, true, v, "mirrors[].topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("mirrors[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -264,11 +242,7 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         w.str(self.mirror_name, true, "mirrors[].mirror_name");
         w.i32(self.authorized_operations, "mirrors[].authorized_operations");
         w.array(&self.topics, true, v, "mirrors[].topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "mirrors[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -318,11 +292,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "mirrors[].topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionDetail<'a>>(c, true, v, "mirrors[].topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "mirrors[].topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "mirrors[].topics[]._tagged_fields")?;
         Ok(Self {
             topic_name,
             partitions,
@@ -337,9 +307,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         let c = &mut local;
         rt::read::str(c, true, "mirrors[].topics[].topic_name")?;
         rt::read::check_array::<PartitionDetail<'a>>(c, true, false, v, "mirrors[].topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "mirrors[].topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "mirrors[].topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -373,14 +341,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             vis,
             "mirrors[].topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::MIRRORS_TOPICS_TAGGED_FIELDS,
-                vis,
-                "mirrors[].topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::MIRRORS_TOPICS_TAGGED_FIELDS,
+            vis,
+            "mirrors[].topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -390,12 +356,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, true, "mirrors[].topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("mirrors[].topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -403,11 +367,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.topic_name, true, "mirrors[].topics[].topic_name");
         w.array(&self.partitions, true, v, "mirrors[].topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "mirrors[].topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -477,11 +437,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         let lag = rt::read::i64_at::<28, 20>(&r);
         let state = rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?;
         let last_mirror_epoch = rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "mirrors[].topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "mirrors[].topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             source_offset,
@@ -510,9 +466,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         }
         rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?;
         rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?;
-        if true {
-            rt::read::check_tags(c, "mirrors[].topics[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "mirrors[].topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -558,14 +512,12 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
             fields::MIRRORS_TOPICS_PARTITIONS_LAST_MIRROR_EPOCH,
             rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::MIRRORS_TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "mirrors[].topics[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::MIRRORS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "mirrors[].topics[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -574,14 +526,10 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 32;
         n += rt::write::str_size(self.state, true, "mirrors[].topics[].partitions[].state")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "mirrors[].topics[].partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -599,14 +547,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
             self.last_mirror_epoch,
             "mirrors[].topics[].partitions[].last_mirror_epoch",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "mirrors[].topics[].partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1012,12 +953,10 @@ pub mod owned {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::owned::vec_size(&self.mirrors, true, v, "mirrors")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1029,11 +968,7 @@ pub mod owned {
             }
             w.opt_str(self.error_message.as_deref(), true, true, "error_message");
             rt::owned::write_vec(w, &self.mirrors, true, v, "mirrors");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1084,12 +1019,10 @@ pub mod owned {
             let mut n: usize = 6;
             n += rt::write::str_size(&self.mirror_name, true, "mirrors[].mirror_name")?;
             n += rt::owned::vec_size(&self.topics, true, v, "mirrors[].topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("mirrors[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1100,11 +1033,7 @@ pub mod owned {
             w.str(&self.mirror_name, true, "mirrors[].mirror_name");
             w.i32(self.authorized_operations, "mirrors[].authorized_operations");
             rt::owned::write_vec(w, &self.topics, true, v, "mirrors[].topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "mirrors[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1147,12 +1076,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, true, "mirrors[].topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("mirrors[].topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1161,11 +1088,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.topic_name, true, "mirrors[].topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "mirrors[].topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "mirrors[].topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1223,14 +1146,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 32;
             n += rt::write::str_size(&self.state, true, "mirrors[].topics[].partitions[].state")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "mirrors[].topics[].partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1244,7 +1163,7 @@ pub mod owned {
                 r[20..28].copy_from_slice(&self.lag.to_be_bytes());
             }
             w.str(&self.state, true, "mirrors[].topics[].partitions[].state");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("mirrors[].topics[].partitions[].last_mirror_epoch") {
                     r[0..4].copy_from_slice(&self.last_mirror_epoch.to_be_bytes());
                     r[4] = 0;
@@ -1254,14 +1173,7 @@ pub mod owned {
                     self.last_mirror_epoch,
                     "mirrors[].topics[].partitions[].last_mirror_epoch",
                 );
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "mirrors[].topics[].partitions[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

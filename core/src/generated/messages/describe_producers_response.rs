@@ -55,11 +55,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<TopicResponse<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             topics,
@@ -77,9 +73,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<TopicResponse<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -88,12 +82,10 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -101,11 +93,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.topics, true, v, "topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -154,11 +142,7 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionResponse<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             name,
             partitions,
@@ -172,9 +156,7 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
         let c = &mut local;
         rt::read::str(c, true, "topics[].name")?;
         rt::read::check_array::<PartitionResponse<'a>>(c, true, false, v, "topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -204,9 +186,7 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
             vis,
             "topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -216,12 +196,10 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -229,11 +207,7 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.name, true, "topics[].name");
         w.array(&self.partitions, true, v, "topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -294,11 +268,7 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
         let error_message = rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?;
         let active_producers =
             rt::read::array::<ProducerState<'a>>(c, true, v, "topics[].partitions[].active_producers")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             error_code,
@@ -323,9 +293,7 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
         }
         rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?;
         rt::read::check_array::<ProducerState<'a>>(c, true, false, v, "topics[].partitions[].active_producers")?;
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -368,14 +336,12 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
             vis,
             "topics[].partitions[].active_producers",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -390,12 +356,10 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
             v,
             "topics[].partitions[].active_producers",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -410,11 +374,7 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
             v,
             "topics[].partitions[].active_producers",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -489,11 +449,8 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
         let last_timestamp = rt::read::i64_at::<36, 16>(&r);
         let coordinator_epoch = rt::read::i32_at::<36, 24>(&r);
         let current_txn_start_offset = rt::read::i64_at::<36, 28>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[].active_producers[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topics[].partitions[].active_producers[]._tagged_fields")?;
         Ok(Self {
             producer_id,
             producer_epoch,
@@ -525,9 +482,7 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
                 ));
             }
         }
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[].active_producers[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[].active_producers[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -571,14 +526,12 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
             fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_CURRENT_TXN_START_OFFSET,
             rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[].active_producers[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[].active_producers[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -586,14 +539,10 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 36;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topics[].partitions[].active_producers[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -620,14 +569,7 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
             self.current_txn_start_offset,
             "topics[].partitions[].active_producers[].current_txn_start_offset",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].partitions[].active_producers[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -990,12 +932,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1003,11 +943,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1050,12 +986,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1064,11 +998,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1129,12 +1059,10 @@ pub mod owned {
                 v,
                 "topics[].partitions[].active_producers",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1158,11 +1086,7 @@ pub mod owned {
                 v,
                 "topics[].partitions[].active_producers",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1219,21 +1143,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 36;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partitions[].active_producers[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<37>("topics[].partitions[].active_producers[].producer_id") {
                     r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                     r[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());
@@ -1252,14 +1172,7 @@ pub mod owned {
                     r[24..28].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
                     r[28..36].copy_from_slice(&self.current_txn_start_offset.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "topics[].partitions[].active_producers[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -65,11 +65,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             error_code,
             error_message,
@@ -98,9 +94,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         if v >= 2 {
             rt::visit::array::<Node<'a>, V>(c, true, false, v, fields::NODES, vis, "nodes")?;
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -115,21 +109,19 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         if v >= 2 {
             n += rt::write::array_size(&self.nodes, true, v, "nodes")?;
         }
-        if !(v >= 2) && !(self.nodes.is_empty()) {
+        if v <= 1 && !self.nodes.is_empty() {
             return Err(rt::write::not_in_version("nodes"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.nodes.is_empty()) {
+        if v <= 1 && !self.nodes.is_empty() {
             w.fail(rt::write::not_in_version("nodes"));
         }
         w.i16(self.error_code, "error_code");
@@ -140,11 +132,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         if v >= 2 {
             w.array(&self.nodes, true, v, "nodes");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -193,11 +181,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             topic_name,
             partitions,
@@ -211,9 +195,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         let c = &mut local;
         rt::read::str(c, true, "topics[].topic_name")?;
         rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -246,9 +228,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             vis,
             "topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -258,12 +238,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, true, "topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -271,11 +249,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.topic_name, true, "topics[].topic_name");
         w.array(&self.partitions, true, v, "topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -333,11 +307,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "nodes[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "nodes[]._tagged_fields")?;
         Ok(Self {
             node_id,
             listeners,
@@ -356,9 +326,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         if v >= 2 {
             rt::read::check_array::<Listener<'a>>(c, true, false, v, "nodes[].listeners")?;
         }
-        if true {
-            rt::read::check_tags(c, "nodes[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "nodes[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -389,9 +357,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         if v >= 2 {
             rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::NODES_LISTENERS, vis, "nodes[].listeners")?;
         }
-        if true {
-            rt::visit::tags_only(c, fields::NODES_TAGGED_FIELDS, vis, "nodes[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::NODES_TAGGED_FIELDS, vis, "nodes[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -402,30 +368,28 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         if v >= 2 {
             n += 4;
         }
-        if !(v >= 2) && !(self.node_id == 0_i32) {
+        if v <= 1 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("nodes[].node_id"));
         }
         if v >= 2 {
             n += rt::write::array_size(&self.listeners, true, v, "nodes[].listeners")?;
         }
-        if !(v >= 2) && !(self.listeners.is_empty()) {
+        if v <= 1 && !self.listeners.is_empty() {
             return Err(rt::write::not_in_version("nodes[].listeners"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("nodes[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.node_id == 0_i32) {
+        if v <= 1 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("nodes[].node_id"));
         }
-        if !(v >= 2) && !(self.listeners.is_empty()) {
+        if v <= 1 && !self.listeners.is_empty() {
             w.fail(rt::write::not_in_version("nodes[].listeners"));
         }
         if v >= 2 {
@@ -434,11 +398,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         if v >= 2 {
             w.array(&self.listeners, true, v, "nodes[].listeners");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nodes[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -527,11 +487,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let high_watermark = rt::read::i64_at::<16, 8>(&r);
         let current_voters = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].current_voters")?;
         let observers = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].observers")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             error_code,
@@ -572,9 +528,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         }
         rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].current_voters")?;
         rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].observers")?;
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -644,14 +598,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             vis,
             "topics[].partitions[].observers",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -664,12 +616,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         }
         n += rt::write::array_size(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
         n += rt::write::array_size(&self.observers, true, v, "topics[].partitions[].observers")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -685,11 +635,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
         w.array(&self.current_voters, true, v, "topics[].partitions[].current_voters");
         w.array(&self.observers, true, v, "topics[].partitions[].observers");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -756,11 +702,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         } else {
             0_u16
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "nodes[].listeners[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "nodes[].listeners[]._tagged_fields")?;
         Ok(Self {
             name,
             host,
@@ -783,9 +725,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         if v >= 2 {
             rt::read::u16(c, "nodes[].listeners[].port")?;
         }
-        if true {
-            rt::read::check_tags(c, "nodes[].listeners[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "nodes[].listeners[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -831,14 +771,12 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
                 rt::read::u16(c, "nodes[].listeners[].port")?,
             );
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::NODES_LISTENERS_TAGGED_FIELDS,
-                vis,
-                "nodes[].listeners[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::NODES_LISTENERS_TAGGED_FIELDS,
+            vis,
+            "nodes[].listeners[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -849,39 +787,37 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         if v >= 2 {
             n += rt::write::str_size(self.name, true, "nodes[].listeners[].name")?;
         }
-        if !(v >= 2) && !(self.name == "") {
+        if v <= 1 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("nodes[].listeners[].name"));
         }
         if v >= 2 {
             n += rt::write::str_size(self.host, true, "nodes[].listeners[].host")?;
         }
-        if !(v >= 2) && !(self.host == "") {
+        if v <= 1 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("nodes[].listeners[].host"));
         }
         if v >= 2 {
             n += 2;
         }
-        if !(v >= 2) && !(self.port == 0_u16) {
+        if v <= 1 && self.port != 0_u16 {
             return Err(rt::write::not_in_version("nodes[].listeners[].port"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("nodes[].listeners[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.name == "") {
+        if v <= 1 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
         }
-        if !(v >= 2) && !(self.host == "") {
+        if v <= 1 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("nodes[].listeners[].host"));
         }
-        if !(v >= 2) && !(self.port == 0_u16) {
+        if v <= 1 && self.port != 0_u16 {
             w.fail(rt::write::not_in_version("nodes[].listeners[].port"));
         }
         if v >= 2 {
@@ -893,11 +829,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         if v >= 2 {
             w.u16(self.port, "nodes[].listeners[].port");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nodes[].listeners[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -975,11 +907,8 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             last_fetch_timestamp = -1_i64;
             last_caught_up_timestamp = -1_i64;
         }
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[].current_voters[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topics[].partitions[].current_voters[]._tagged_fields")?;
         Ok(Self {
             replica_id,
             replica_directory_id,
@@ -1013,9 +942,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
                 }
             }
         }
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[].current_voters[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[].current_voters[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1068,14 +995,12 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
                 rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?,
             );
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[].current_voters[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_CURRENT_VOTERS_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[].current_voters[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1086,7 +1011,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         if v >= 2 {
             n += 16;
         }
-        if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+        if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version(
                 "topics[].partitions[].current_voters[].replica_directory_id",
             ));
@@ -1097,20 +1022,16 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         if v >= 1 {
             n += 8;
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topics[].partitions[].current_voters[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+        if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version(
                 "topics[].partitions[].current_voters[].replica_directory_id",
             ));
@@ -1138,14 +1059,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
                 "topics[].partitions[].current_voters[].last_caught_up_timestamp",
             );
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].partitions[].current_voters[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1716,21 +1630,19 @@ pub mod owned {
             if v >= 2 {
                 n += rt::owned::vec_size(&self.nodes, true, v, "nodes")?;
             }
-            if !(v >= 2) && !(self.nodes.is_empty()) {
+            if v <= 1 && !self.nodes.is_empty() {
                 return Err(rt::write::not_in_version("nodes"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.nodes.is_empty()) {
+            if v <= 1 && !self.nodes.is_empty() {
                 w.fail(rt::write::not_in_version("nodes"));
             }
             w.i16(self.error_code, "error_code");
@@ -1741,11 +1653,7 @@ pub mod owned {
             if v >= 2 {
                 rt::owned::write_vec(w, &self.nodes, true, v, "nodes");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1788,12 +1696,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1802,11 +1708,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.topic_name, true, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1850,31 +1752,29 @@ pub mod owned {
             if v >= 2 {
                 n += 4;
             }
-            if !(v >= 2) && !(self.node_id == 0_i32) {
+            if v <= 1 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("nodes[].node_id"));
             }
             if v >= 2 {
                 n += rt::owned::vec_size(&self.listeners, true, v, "nodes[].listeners")?;
             }
-            if !(v >= 2) && !(self.listeners.is_empty()) {
+            if v <= 1 && !self.listeners.is_empty() {
                 return Err(rt::write::not_in_version("nodes[].listeners"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nodes[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.node_id == 0_i32) {
+            if v <= 1 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("nodes[].node_id"));
             }
-            if !(v >= 2) && !(self.listeners.is_empty()) {
+            if v <= 1 && !self.listeners.is_empty() {
                 w.fail(rt::write::not_in_version("nodes[].listeners"));
             }
             if v >= 2 {
@@ -1883,11 +1783,7 @@ pub mod owned {
             if v >= 2 {
                 rt::owned::write_vec(w, &self.listeners, true, v, "nodes[].listeners");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "nodes[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1962,12 +1858,10 @@ pub mod owned {
             }
             n += rt::owned::vec_size(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
             n += rt::owned::vec_size(&self.observers, true, v, "topics[].partitions[].observers")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1993,11 +1887,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.current_voters, true, v, "topics[].partitions[].current_voters");
             rt::owned::write_vec(w, &self.observers, true, v, "topics[].partitions[].observers");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -2045,40 +1935,38 @@ pub mod owned {
             if v >= 2 {
                 n += rt::write::str_size(&self.name, true, "nodes[].listeners[].name")?;
             }
-            if !(v >= 2) && !(self.name == "") {
+            if v <= 1 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("nodes[].listeners[].name"));
             }
             if v >= 2 {
                 n += rt::write::str_size(&self.host, true, "nodes[].listeners[].host")?;
             }
-            if !(v >= 2) && !(self.host == "") {
+            if v <= 1 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("nodes[].listeners[].host"));
             }
             if v >= 2 {
                 n += 2;
             }
-            if !(v >= 2) && !(self.port == 0_u16) {
+            if v <= 1 && self.port != 0_u16 {
                 return Err(rt::write::not_in_version("nodes[].listeners[].port"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nodes[].listeners[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.name == "") {
+            if v <= 1 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
             }
-            if !(v >= 2) && !(self.host == "") {
+            if v <= 1 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("nodes[].listeners[].host"));
             }
-            if !(v >= 2) && !(self.port == 0_u16) {
+            if v <= 1 && self.port != 0_u16 {
                 w.fail(rt::write::not_in_version("nodes[].listeners[].port"));
             }
             if v >= 2 {
@@ -2096,11 +1984,7 @@ pub mod owned {
                 if v >= 2 {
                     w.u16(self.port, "nodes[].listeners[].port");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "nodes[].listeners[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -2157,7 +2041,7 @@ pub mod owned {
             if v >= 2 {
                 n += 16;
             }
-            if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+            if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version(
                     "topics[].partitions[].current_voters[].replica_directory_id",
                 ));
@@ -2168,21 +2052,17 @@ pub mod owned {
             if v >= 1 {
                 n += 8;
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partitions[].current_voters[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+            if v <= 1 && self.replica_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].current_voters[].replica_directory_id",
                 ));
@@ -2211,14 +2091,7 @@ pub mod owned {
                         r[8..16].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
                     }
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "topics[].partitions[].current_voters[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -51,11 +51,7 @@ impl defmt::Format for DescribeShareGroupOffsetsRequest<'_> {
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let groups = rt::read::array::<DescribeShareGroupOffsetsRequestGroup<'a>>(c, true, v, "groups")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             groups,
             unknown_tagged_fields,
@@ -79,9 +75,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
             vis,
             "groups",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -90,23 +84,17 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.groups, true, v, "groups")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.groups, true, v, "groups");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -157,11 +145,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let topics =
             rt::read::opt_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, true, v, "groups[].topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
         Ok(Self {
             group_id,
             topics,
@@ -176,9 +160,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         let c = &mut local;
         rt::read::str(c, true, "groups[].group_id")?;
         rt::read::check_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, true, v, "groups[].topics")?;
-        if true {
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -212,9 +194,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
             vis,
             "groups[].topics",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -224,12 +204,10 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.group_id, true, "groups[].group_id")?;
         n += rt::write::opt_array_size(&self.topics, true, true, v, "groups[].topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -237,11 +215,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.group_id, true, "groups[].group_id");
         w.opt_array(&self.topics, true, true, v, "groups[].topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -285,11 +259,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?;
         Ok(Self {
             topic_name,
             partitions,
@@ -304,9 +274,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
         let c = &mut local;
         rt::read::str(c, true, "groups[].topics[].topic_name")?;
         rt::read::check_array::<i32>(c, true, false, v, "groups[].topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -340,14 +308,12 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
             vis,
             "groups[].topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPICS_TAGGED_FIELDS,
-                vis,
-                "groups[].topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPICS_TAGGED_FIELDS,
+            vis,
+            "groups[].topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -357,12 +323,10 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic_name, true, "groups[].topics[].topic_name")?;
         n += rt::write::array_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -370,11 +334,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.topic_name, true, "groups[].topics[].topic_name");
         w.array(&self.partitions, true, v, "groups[].topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -566,23 +526,17 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.groups, true, v, "groups");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -625,12 +579,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
             n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "groups[].topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -639,11 +591,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.group_id, true, "groups[].group_id");
             rt::owned::write_opt_vec(w, self.topics.as_deref(), true, true, v, "groups[].topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -686,12 +634,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic_name, true, "groups[].topics[].topic_name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -700,11 +646,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.topic_name, true, "groups[].topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, true, v, "groups[].topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

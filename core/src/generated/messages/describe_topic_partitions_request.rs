@@ -55,11 +55,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
         let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
         let cursor = rt::read::opt_struct::<Cursor>(c, true, v, "cursor")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             topics,
             response_partition_limit,
@@ -84,9 +80,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         );
         let present = rt::read::present(c, true, "cursor")?;
         rt::visit::struct_field::<Cursor<'a>, V>(c, present, v, fields::CURSOR, vis)?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -96,12 +90,10 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         let mut n: usize = 4;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         n += rt::write::opt_struct_size(&self.cursor, true, v, "cursor")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -110,11 +102,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         w.array(&self.topics, true, v, "topics");
         w.i32(self.response_partition_limit, "response_partition_limit");
         w.opt_struct(&self.cursor, true, v, "cursor");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -159,11 +147,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             name,
             unknown_tagged_fields,
@@ -176,9 +160,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "topics[].name")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -199,9 +181,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -210,23 +190,17 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "topics[].name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.name, true, "topics[].name");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -276,11 +250,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "cursor.topic_name")?;
         let partition_index = rt::read::i32(c, "cursor.partition_index")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "cursor._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "cursor._tagged_fields")?;
         Ok(Self {
             topic_name,
             partition_index,
@@ -295,9 +265,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         let c = &mut local;
         rt::read::str(c, true, "cursor.topic_name")?;
         rt::read::i32(c, "cursor.partition_index")?;
-        if true {
-            rt::read::check_tags(c, "cursor._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "cursor._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -326,9 +294,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
             fields::CURSOR_PARTITION_INDEX,
             rt::read::i32(c, "cursor.partition_index")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::CURSOR_TAGGED_FIELDS, vis, "cursor._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::CURSOR_TAGGED_FIELDS, vis, "cursor._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -337,12 +303,10 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.topic_name, true, "cursor.topic_name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("cursor._tagged_fields"));
         }
         Ok(n)
     }
@@ -350,11 +314,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.topic_name, true, "cursor.topic_name");
         w.i32(self.partition_index, "cursor.partition_index");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "cursor._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -572,12 +532,10 @@ pub mod owned {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             n += rt::owned::opt_struct_size(&self.cursor, true, v, "cursor")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -586,11 +544,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
             w.i32(self.response_partition_limit, "response_partition_limit");
             rt::owned::write_opt_struct(w, &self.cursor, true, v, "cursor");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -628,12 +582,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "topics[].name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -641,11 +593,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "topics[].name");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -687,12 +635,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.topic_name, true, "cursor.topic_name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("cursor._tagged_fields"));
             }
             Ok(n)
         }
@@ -700,18 +646,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.topic_name, true, "cursor.topic_name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("cursor.partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4] = 0;
                 }
             } else {
                 w.i32(self.partition_index, "cursor.partition_index");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "cursor._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -53,11 +53,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<DescribeTopicPartitionsResponseTopic<'a>>(c, true, v, "topics")?;
         let next_cursor = rt::read::opt_struct::<Cursor>(c, true, v, "next_cursor")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             topics,
@@ -86,9 +82,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         )?;
         let present = rt::read::present(c, true, "next_cursor")?;
         rt::visit::struct_field::<Cursor<'a>, V>(c, present, v, fields::NEXT_CURSOR, vis)?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -98,12 +92,10 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         let mut n: usize = 4;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         n += rt::write::opt_struct_size(&self.next_cursor, true, v, "next_cursor")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -112,11 +104,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.topics, true, v, "topics");
         w.opt_struct(&self.next_cursor, true, v, "next_cursor");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -185,11 +173,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         let partitions =
             rt::read::array::<DescribeTopicPartitionsResponsePartition<'a>>(c, true, v, "topics[].partitions")?;
         let topic_authorized_operations = rt::read::i32(c, "topics[].topic_authorized_operations")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             error_code,
             name,
@@ -226,9 +210,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
             "topics[].partitions",
         )?;
         rt::read::i32(c, "topics[].topic_authorized_operations")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -269,9 +251,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
             fields::TOPICS_TOPIC_AUTHORIZED_OPERATIONS,
             rt::read::i32(c, "topics[].topic_authorized_operations")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -281,12 +261,10 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         let mut n: usize = 23;
         n += rt::write::opt_str_size(self.name, true, true, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -298,11 +276,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         w.bool(self.is_internal, "topics[].is_internal");
         w.array(&self.partitions, true, v, "topics[].partitions");
         w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -352,11 +326,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "next_cursor.topic_name")?;
         let partition_index = rt::read::i32(c, "next_cursor.partition_index")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "next_cursor._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "next_cursor._tagged_fields")?;
         Ok(Self {
             topic_name,
             partition_index,
@@ -371,9 +341,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         let c = &mut local;
         rt::read::str(c, true, "next_cursor.topic_name")?;
         rt::read::i32(c, "next_cursor.partition_index")?;
-        if true {
-            rt::read::check_tags(c, "next_cursor._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "next_cursor._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -402,9 +370,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
             fields::NEXT_CURSOR_PARTITION_INDEX,
             rt::read::i32(c, "next_cursor.partition_index")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::NEXT_CURSOR_TAGGED_FIELDS, vis, "next_cursor._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::NEXT_CURSOR_TAGGED_FIELDS, vis, "next_cursor._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -413,12 +379,10 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.topic_name, true, "next_cursor.topic_name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("next_cursor._tagged_fields"));
         }
         Ok(n)
     }
@@ -426,11 +390,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.topic_name, true, "next_cursor.topic_name");
         w.i32(self.partition_index, "next_cursor.partition_index");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "next_cursor._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -513,11 +473,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
             rt::read::opt_array::<i32>(c, true, true, v, "topics[].partitions[].eligible_leader_replicas")?;
         let last_known_elr = rt::read::opt_array::<i32>(c, true, true, v, "topics[].partitions[].last_known_elr")?;
         let offline_replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].offline_replicas")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             error_code,
             partition_index,
@@ -552,9 +508,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
         rt::read::check_array::<i32>(c, true, true, v, "topics[].partitions[].eligible_leader_replicas")?;
         rt::read::check_array::<i32>(c, true, true, v, "topics[].partitions[].last_known_elr")?;
         rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].offline_replicas")?;
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -640,14 +594,12 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
             vis,
             "topics[].partitions[].offline_replicas",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -677,12 +629,10 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
             v,
             "topics[].partitions[].offline_replicas",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -714,11 +664,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
             v,
             "topics[].partitions[].offline_replicas",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1188,12 +1134,10 @@ pub mod owned {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             n += rt::owned::opt_struct_size(&self.next_cursor, true, v, "next_cursor")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1202,11 +1146,7 @@ pub mod owned {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
             rt::owned::write_opt_struct(w, &self.next_cursor, true, v, "next_cursor");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1265,12 +1205,10 @@ pub mod owned {
             let mut n: usize = 23;
             n += rt::write::opt_str_size(self.name.as_deref(), true, true, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1284,18 +1222,14 @@ pub mod owned {
                 r[16] = u8::from(self.is_internal);
             }
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].topic_authorized_operations") {
                     r[0..4].copy_from_slice(&self.topic_authorized_operations.to_be_bytes());
                     r[4] = 0;
                 }
             } else {
                 w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1338,12 +1272,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.topic_name, true, "next_cursor.topic_name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("next_cursor._tagged_fields"));
             }
             Ok(n)
         }
@@ -1351,18 +1283,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.topic_name, true, "next_cursor.topic_name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("next_cursor.partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4] = 0;
                 }
             } else {
                 w.i32(self.partition_index, "next_cursor.partition_index");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "next_cursor._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1454,12 +1382,10 @@ pub mod owned {
                 v,
                 "topics[].partitions[].offline_replicas",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1497,11 +1423,7 @@ pub mod owned {
                 v,
                 "topics[].partitions[].offline_replicas",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

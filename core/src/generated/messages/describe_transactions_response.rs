@@ -49,11 +49,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             transaction_states,
@@ -79,9 +75,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
             vis,
             "transaction_states",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -90,12 +84,10 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -103,11 +95,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.transaction_states, true, v, "transaction_states");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -185,11 +173,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         let producer_id = rt::read::i64_at::<22, 12>(&r);
         let producer_epoch = rt::read::i16_at::<22, 20>(&r);
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "transaction_states[].topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?;
         Ok(Self {
             error_code,
             transactional_id,
@@ -222,9 +206,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
             }
         }
         rt::read::check_array::<TopicData<'a>>(c, true, false, v, "transaction_states[].topics")?;
-        if true {
-            rt::read::check_tags(c, "transaction_states[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "transaction_states[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -285,14 +267,12 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
             vis,
             "transaction_states[].topics",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TRANSACTION_STATES_TAGGED_FIELDS,
-                vis,
-                "transaction_states[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TRANSACTION_STATES_TAGGED_FIELDS,
+            vis,
+            "transaction_states[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -303,12 +283,10 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         n += rt::write::str_size(self.transactional_id, true, "transaction_states[].transactional_id")?;
         n += rt::write::str_size(self.transaction_state, true, "transaction_states[].transaction_state")?;
         n += rt::write::array_size(&self.topics, true, v, "transaction_states[].topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("transaction_states[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -328,11 +306,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         w.i64(self.producer_id, "transaction_states[].producer_id");
         w.i16(self.producer_epoch, "transaction_states[].producer_epoch");
         w.array(&self.topics, true, v, "transaction_states[].topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "transaction_states[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -382,11 +356,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, true, "transaction_states[].topics[].topic")?;
         let partitions = rt::read::array::<i32>(c, true, v, "transaction_states[].topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "transaction_states[].topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[].topics[]._tagged_fields")?;
         Ok(Self {
             topic,
             partitions,
@@ -401,9 +371,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         let c = &mut local;
         rt::read::str(c, true, "transaction_states[].topics[].topic")?;
         rt::read::check_array::<i32>(c, true, false, v, "transaction_states[].topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "transaction_states[].topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "transaction_states[].topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -437,14 +405,12 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             vis,
             "transaction_states[].topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TRANSACTION_STATES_TOPICS_TAGGED_FIELDS,
-                vis,
-                "transaction_states[].topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TRANSACTION_STATES_TOPICS_TAGGED_FIELDS,
+            vis,
+            "transaction_states[].topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -454,14 +420,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.topic, true, "transaction_states[].topics[].topic")?;
         n += rt::write::array_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "transaction_states[].topics[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -469,14 +431,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.topic, true, "transaction_states[].topics[].topic");
         w.array(&self.partitions, true, v, "transaction_states[].topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "transaction_states[].topics[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -793,12 +748,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -806,11 +759,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -878,12 +827,10 @@ pub mod owned {
             n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
             n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;
             n += rt::owned::vec_size(&self.topics, true, v, "transaction_states[].topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("transaction_states[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -900,11 +847,7 @@ pub mod owned {
                 r[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.topics, true, v, "transaction_states[].topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "transaction_states[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -947,14 +890,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic, true, "transaction_states[].topics[].topic")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "transaction_states[].topics[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -963,14 +902,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.topic, true, "transaction_states[].topics[].topic");
             rt::owned::write_vec(w, &self.partitions, true, v, "transaction_states[].topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "transaction_states[].topics[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -52,11 +52,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let users = rt::read::opt_array::<UserName<'a>>(c, true, true, v, "users")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             users,
             unknown_tagged_fields,
@@ -73,9 +69,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<UserName<'a>, V>(c, true, true, v, fields::USERS, vis, "users")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -84,23 +78,17 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::opt_array_size(&self.users, true, true, v, "users")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.opt_array(&self.users, true, true, v, "users");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -145,11 +133,7 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "users[].name")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "users[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "users[]._tagged_fields")?;
         Ok(Self {
             name,
             unknown_tagged_fields,
@@ -162,9 +146,7 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::str(c, true, "users[].name")?;
-        if true {
-            rt::read::check_tags(c, "users[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "users[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -185,9 +167,7 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         vis.str(fields::USERS_NAME, Some(rt::read::str(c, true, "users[].name")?));
-        if true {
-            rt::visit::tags_only(c, fields::USERS_TAGGED_FIELDS, vis, "users[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::USERS_TAGGED_FIELDS, vis, "users[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -196,23 +176,17 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "users[].name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("users[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.name, true, "users[].name");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "users[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -334,23 +308,17 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::opt_vec_size(self.users.as_deref(), true, true, v, "users")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_opt_vec(w, self.users.as_deref(), true, true, v, "users");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -388,12 +356,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "users[].name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("users[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -401,11 +367,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "users[].name");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "users[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

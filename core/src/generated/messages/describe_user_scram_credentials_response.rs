@@ -65,11 +65,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let results = rt::read::array::<DescribeUserScramCredentialsResult<'a>>(c, true, v, "results")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -102,9 +98,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
             vis,
             "results",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -114,12 +108,10 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "error_message")?;
         n += rt::write::array_size(&self.results, true, v, "results")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -129,11 +121,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         w.i16(self.error_code, "error_code");
         w.opt_str(self.error_message, true, true, "error_message");
         w.array(&self.results, true, v, "results");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -185,11 +173,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
         let credential_infos = rt::read::array::<CredentialInfo<'a>>(c, true, v, "results[].credential_infos")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
         Ok(Self {
             user,
             error_code,
@@ -208,9 +192,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         rt::read::i16(c, "results[].error_code")?;
         rt::read::opt_str(c, true, true, "results[].error_message")?;
         rt::read::check_array::<CredentialInfo<'a>>(c, true, false, v, "results[].credential_infos")?;
-        if true {
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "results[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -248,9 +230,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
             vis,
             "results[].credential_infos",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -261,12 +241,10 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         n += rt::write::str_size(self.user, true, "results[].user")?;
         n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
         n += rt::write::array_size(&self.credential_infos, true, v, "results[].credential_infos")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -276,11 +254,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         w.i16(self.error_code, "results[].error_code");
         w.opt_str(self.error_message, true, true, "results[].error_message");
         w.array(&self.credential_infos, true, v, "results[].credential_infos");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -338,11 +312,7 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
         };
         let mechanism = rt::read::i8_at::<5, 0>(&r);
         let iterations = rt::read::i32_at::<5, 1>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "results[].credential_infos[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].credential_infos[]._tagged_fields")?;
         Ok(Self {
             mechanism,
             iterations,
@@ -363,9 +333,7 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
                 return Err(rt::read::short(c, "results[].credential_infos[].mechanism"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "results[].credential_infos[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "results[].credential_infos[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -393,14 +361,12 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
             fields::RESULTS_CREDENTIAL_INFOS_ITERATIONS,
             rt::read::i32(c, "results[].credential_infos[].iterations")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESULTS_CREDENTIAL_INFOS_TAGGED_FIELDS,
-                vis,
-                "results[].credential_infos[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESULTS_CREDENTIAL_INFOS_TAGGED_FIELDS,
+            vis,
+            "results[].credential_infos[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -408,14 +374,10 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 5;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "results[].credential_infos[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -423,14 +385,7 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i8(self.mechanism, "results[].credential_infos[].mechanism");
         w.i32(self.iterations, "results[].credential_infos[].iterations");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "results[].credential_infos[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -722,12 +677,10 @@ pub mod owned {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -739,11 +692,7 @@ pub mod owned {
             }
             w.opt_str(self.error_message.as_deref(), true, true, "error_message");
             rt::owned::write_vec(w, &self.results, true, v, "results");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -795,12 +744,10 @@ pub mod owned {
             n += rt::write::str_size(&self.user, true, "results[].user")?;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
             n += rt::owned::vec_size(&self.credential_infos, true, v, "results[].credential_infos")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -811,11 +758,7 @@ pub mod owned {
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message.as_deref(), true, true, "results[].error_message");
             rt::owned::write_vec(w, &self.credential_infos, true, v, "results[].credential_infos");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -856,21 +799,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 5;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results[].credential_infos[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<6>("results[].credential_infos[].mechanism") {
                     r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
                     r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
@@ -881,14 +820,7 @@ pub mod owned {
                     r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
                     r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "results[].credential_infos[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

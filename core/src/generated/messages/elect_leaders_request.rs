@@ -107,7 +107,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.election_type == 0_i8) {
+        if v <= 0 && self.election_type != 0_i8 {
             return Err(rt::write::not_in_version("election_type"));
         }
         n += rt::write::opt_array_size(&self.topic_partitions, v >= 2, true, v, "topic_partitions")?;
@@ -115,14 +115,16 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.election_type == 0_i8) {
+        if v <= 0 && self.election_type != 0_i8 {
             w.fail(rt::write::not_in_version("election_type"));
         }
         if v >= 1 {
@@ -131,10 +133,10 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         w.opt_array(&self.topic_partitions, v >= 2, true, v, "topic_partitions");
         w.i32(self.timeout_ms, "timeout_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -262,8 +264,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -272,10 +276,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         w.str(self.topic, v >= 2, "topic_partitions[].topic");
         w.array(&self.partitions, v >= 2, v, "topic_partitions[].partitions");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -467,7 +471,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.election_type == 0_i8) {
+            if v <= 0 && self.election_type != 0_i8 {
                 return Err(rt::write::not_in_version("election_type"));
             }
             n += rt::owned::opt_vec_size(self.topic_partitions.as_deref(), v >= 2, true, v, "topic_partitions")?;
@@ -475,14 +479,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.election_type == 0_i8) {
+            if v <= 0 && self.election_type != 0_i8 {
                 w.fail(rt::write::not_in_version("election_type"));
             }
             if v >= 1 {
@@ -497,10 +503,10 @@ pub mod owned {
             } else {
                 w.i32(self.timeout_ms, "timeout_ms");
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -548,8 +554,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -559,10 +567,10 @@ pub mod owned {
             w.str(&self.topic, v >= 2, "topic_partitions[].topic");
             rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topic_partitions[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields")
+            };
         }
     }
 

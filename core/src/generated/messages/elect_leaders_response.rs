@@ -101,7 +101,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.error_code == 0_i16) {
+        if v <= 0 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("error_code"));
         }
         n += rt::write::array_size(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
@@ -109,14 +109,16 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.error_code == 0_i16) {
+        if v <= 0 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("error_code"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -125,10 +127,10 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         }
         w.array(&self.replica_election_results, v >= 2, v, "replica_election_results");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -268,10 +270,12 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "replica_election_results[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "replica_election_results[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -285,13 +289,13 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
             "replica_election_results[].partition_result",
         );
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "replica_election_results[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -457,10 +461,12 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "replica_election_results[].partition_result[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "replica_election_results[].partition_result[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -481,13 +487,13 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             "replica_election_results[].partition_result[].error_message",
         );
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "replica_election_results[].partition_result[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -742,7 +748,7 @@ pub mod owned {
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.error_code == 0_i16) {
+            if v <= 0 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("error_code"));
             }
             n += rt::owned::vec_size(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
@@ -750,14 +756,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.error_code == 0_i16) {
+            if v <= 0 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("error_code"));
             }
             w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -766,10 +774,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.replica_election_results, v >= 2, v, "replica_election_results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -821,10 +829,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "replica_election_results[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "replica_election_results[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -840,13 +850,13 @@ pub mod owned {
                 "replica_election_results[].partition_result",
             );
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "replica_election_results[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 
@@ -901,10 +911,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "replica_election_results[].partition_result[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "replica_election_results[].partition_result[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -922,13 +934,13 @@ pub mod owned {
                 "replica_election_results[].partition_result[].error_message",
             );
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "replica_election_results[].partition_result[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 

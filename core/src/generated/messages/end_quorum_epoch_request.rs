@@ -118,8 +118,10 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -131,10 +133,10 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
             w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -254,8 +256,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -264,10 +268,10 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         w.str(self.topic_name, v >= 1, "topics[].topic_name");
         w.array(&self.partitions, v >= 1, v, "topics[].partitions");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -429,39 +433,41 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         if v >= 1 {
             n += rt::write::str_size(self.name, v >= 1, "leader_endpoints[].name")?;
         }
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("leader_endpoints[].name"));
         }
         if v >= 1 {
             n += rt::write::str_size(self.host, v >= 1, "leader_endpoints[].host")?;
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("leader_endpoints[].host"));
         }
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             return Err(rt::write::not_in_version("leader_endpoints[].port"));
         }
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("leader_endpoints[].name"));
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("leader_endpoints[].host"));
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             w.fail(rt::write::not_in_version("leader_endpoints[].port"));
         }
         if v >= 1 {
@@ -474,10 +480,10 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             w.u16(self.port, "leader_endpoints[].port");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
+        };
     }
 }
 
@@ -690,8 +696,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -717,10 +725,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             );
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -874,7 +882,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.candidate_id == 0_i32) {
+        if v <= 0 && self.candidate_id != 0_i32 {
             return Err(rt::write::not_in_version(
                 "topics[].partitions[].preferred_candidates[].candidate_id",
             ));
@@ -882,7 +890,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         if v >= 1 {
             n += 16;
         }
-        if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version(
                 "topics[].partitions[].preferred_candidates[].candidate_directory_id",
             ));
@@ -891,21 +899,23 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topics[].partitions[].preferred_candidates[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].preferred_candidates[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.candidate_id == 0_i32) {
+        if v <= 0 && self.candidate_id != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "topics[].partitions[].preferred_candidates[].candidate_id",
             ));
         }
-        if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version(
                 "topics[].partitions[].preferred_candidates[].candidate_directory_id",
             ));
@@ -923,13 +933,13 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
             );
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "topics[].partitions[].preferred_candidates[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1333,8 +1343,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1346,10 +1358,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1396,8 +1408,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1407,10 +1421,10 @@ pub mod owned {
             w.str(&self.topic_name, v >= 1, "topics[].topic_name");
             rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -1458,40 +1472,42 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
             }
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("leader_endpoints[].name"));
             }
             if v >= 1 {
                 n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("leader_endpoints[].host"));
             }
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 return Err(rt::write::not_in_version("leader_endpoints[].port"));
             }
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].name"));
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("leader_endpoints[].host"));
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 w.fail(rt::write::not_in_version("leader_endpoints[].port"));
             }
             if v >= 1 {
@@ -1500,7 +1516,7 @@ pub mod owned {
             if v >= 1 {
                 w.str(&self.host, v >= 1, "leader_endpoints[].host");
             }
-            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("leader_endpoints[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
@@ -1510,10 +1526,10 @@ pub mod owned {
                     w.u16(self.port, "leader_endpoints[].port");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields")
+                };
             }
         }
     }
@@ -1587,8 +1603,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1619,10 +1637,10 @@ pub mod owned {
                 );
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
         }
     }
 
@@ -1666,7 +1684,7 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.candidate_id == 0_i32) {
+            if v <= 0 && self.candidate_id != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "topics[].partitions[].preferred_candidates[].candidate_id",
                 ));
@@ -1674,7 +1692,7 @@ pub mod owned {
             if v >= 1 {
                 n += 16;
             }
-            if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version(
                     "topics[].partitions[].preferred_candidates[].candidate_directory_id",
                 ));
@@ -1683,27 +1701,29 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partitions[].preferred_candidates[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "topics[].partitions[].preferred_candidates[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.candidate_id == 0_i32) {
+            if v <= 0 && self.candidate_id != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].preferred_candidates[].candidate_id",
                 ));
             }
-            if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.candidate_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version(
                     "topics[].partitions[].preferred_candidates[].candidate_directory_id",
                 ));
             }
-            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("topics[].partitions[].preferred_candidates[].candidate_id") {
                     r[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
                     r[4..20].copy_from_slice(self.candidate_directory_id.as_bytes());
@@ -1717,13 +1737,13 @@ pub mod owned {
                     }
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "topics[].partitions[].preferred_candidates[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

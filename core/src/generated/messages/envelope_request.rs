@@ -55,11 +55,7 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
         let request_data = rt::read::bytes(c, true, "request_data")?;
         let request_principal = rt::read::opt_bytes(c, true, true, "request_principal")?;
         let client_host_address = rt::read::bytes(c, true, "client_host_address")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             request_data,
             request_principal,
@@ -86,9 +82,7 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
             fields::CLIENT_HOST_ADDRESS,
             Some(rt::read::bytes(c, true, "client_host_address")?),
         );
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -99,12 +93,10 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
         n += rt::write::bytes_size(self.request_data, true, "request_data")?;
         n += rt::write::opt_bytes_size(self.request_principal, true, true, "request_principal")?;
         n += rt::write::bytes_size(self.client_host_address, true, "client_host_address")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -113,11 +105,7 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
         w.bytes(self.request_data, true, "request_data");
         w.opt_bytes(self.request_principal, true, true, "request_principal");
         w.bytes(self.client_host_address, true, "client_host_address");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -263,12 +251,10 @@ pub mod owned {
             n += rt::write::bytes_size(&self.request_data, true, "request_data")?;
             n += rt::write::opt_bytes_size(self.request_principal.as_deref(), true, true, "request_principal")?;
             n += rt::write::bytes_size(&self.client_host_address, true, "client_host_address")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -277,11 +263,7 @@ pub mod owned {
             w.bytes(&self.request_data, true, "request_data");
             w.opt_bytes(self.request_principal.as_deref(), true, true, "request_principal");
             w.bytes(&self.client_host_address, true, "client_host_address");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

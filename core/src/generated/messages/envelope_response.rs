@@ -56,11 +56,7 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let response_data = rt::read::opt_bytes(c, true, true, "response_data")?;
         let error_code = rt::read::i16(c, "error_code")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             response_data,
             error_code,
@@ -82,9 +78,7 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
             rt::read::opt_bytes(c, true, true, "response_data")?,
         );
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -93,12 +87,10 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::opt_bytes_size(self.response_data, true, true, "response_data")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -106,11 +98,7 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.opt_bytes(self.response_data, true, true, "response_data");
         w.i16(self.error_code, "error_code");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -229,30 +217,24 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::opt_bytes_size(self.response_data.as_deref(), true, true, "response_data")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.opt_bytes(self.response_data.as_deref(), true, true, "response_data");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;
                 }
             } else {
                 w.i16(self.error_code, "error_code");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -134,8 +134,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         };
         let mut cluster_id_tag: Option<&'a str> = None;
         let mut replica_state_tag: ReplicaState<'a> = ReplicaState::DEFAULT;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 12 {
+        let unknown_tagged_fields = if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -146,7 +145,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                     0 => {
                         cluster_id_tag = rt::read::opt_str(c, true, v >= 12, "cluster_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
-                        rt::read::tag_at_default(c, cluster_id_tag == None);
+                        rt::read::tag_at_default(c, cluster_id_tag.is_none());
                     }
                     1 if v >= 15 => {
                         replica_state_tag = <ReplicaState as rt::Struct>::read(c, v)?;
@@ -160,8 +159,10 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             cluster_id: cluster_id_tag,
             replica_id,
@@ -250,10 +251,10 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v <= 14 {
             n += 4;
         }
-        if !(v <= 14) && !(self.replica_id == -1_i32) {
+        if v >= 15 && self.replica_id != -1_i32 {
             return Err(rt::write::not_in_version("replica_id"));
         }
-        if !(v >= 15) && !(self.replica_state == ReplicaState::DEFAULT) {
+        if v <= 14 && self.replica_state != ReplicaState::DEFAULT {
             return Err(rt::write::not_in_version("replica_state"));
         }
         if v >= 3 {
@@ -272,7 +273,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v >= 7 {
             n += rt::write::array_size(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
         }
-        if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+        if v <= 6 && !self.forgotten_topics_data.is_empty() {
             return Err(rt::write::not_in_version("forgotten_topics_data"));
         }
         if v >= 11 {
@@ -281,31 +282,33 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.cluster_id == None) {
+            if self.cluster_id.is_some() {
                 let s = rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 15 && !(self.replica_state == ReplicaState::DEFAULT) {
+            if v >= 15 && self.replica_state != ReplicaState::DEFAULT {
                 let s = rt::Struct::size(&self.replica_state, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 14) && !(self.replica_id == -1_i32) {
+        if v >= 15 && self.replica_id != -1_i32 {
             w.fail(rt::write::not_in_version("replica_id"));
         }
-        if !(v >= 15) && !(self.replica_state == ReplicaState::DEFAULT) {
+        if v <= 14 && self.replica_state != ReplicaState::DEFAULT {
             w.fail(rt::write::not_in_version("replica_state"));
         }
-        if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+        if v <= 6 && !self.forgotten_topics_data.is_empty() {
             w.fail(rt::write::not_in_version("forgotten_topics_data"));
         }
         if v <= 14 {
@@ -334,9 +337,9 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         }
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_cluster_id = true && !(self.cluster_id == None);
+            let has_cluster_id = self.cluster_id.is_some();
             tags += usize::from(has_cluster_id);
-            let has_replica_state = v >= 15 && !(self.replica_state == ReplicaState::DEFAULT);
+            let has_replica_state = v >= 15 && self.replica_state != ReplicaState::DEFAULT;
             tags += usize::from(has_replica_state);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -505,30 +508,32 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         if v >= 15 {
             n += 4;
         }
-        if !(v >= 15) && !(self.replica_id == -1_i32) {
+        if v <= 14 && self.replica_id != -1_i32 {
             return Err(rt::write::not_in_version("replica_state.replica_id"));
         }
         if v >= 15 {
             n += 8;
         }
-        if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+        if v <= 14 && self.replica_epoch != -1_i64 {
             return Err(rt::write::not_in_version("replica_state.replica_epoch"));
         }
         if v >= 12 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 15) && !(self.replica_id == -1_i32) {
+        if v <= 14 && self.replica_id != -1_i32 {
             w.fail(rt::write::not_in_version("replica_state.replica_id"));
         }
-        if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+        if v <= 14 && self.replica_epoch != -1_i64 {
             w.fail(rt::write::not_in_version("replica_state.replica_epoch"));
         }
         if v >= 15 {
@@ -538,10 +543,10 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             w.i64(self.replica_epoch, "replica_state.replica_epoch");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields")
+        };
     }
 }
 
@@ -695,8 +700,10 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -710,10 +717,10 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         }
         w.array(&self.partitions, v >= 12, v, "topics[].partitions");
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -886,21 +893,23 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         if v >= 7 {
             n += rt::write::array_size(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
         }
-        if !(v >= 7) && !(self.partitions.is_empty()) {
+        if v <= 6 && !self.partitions.is_empty() {
             return Err(rt::write::not_in_version("forgotten_topics_data[].partitions"));
         }
         if v >= 12 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 7) && !(self.partitions.is_empty()) {
+        if v <= 6 && !self.partitions.is_empty() {
             w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
         }
         if (7..=12).contains(&v) {
@@ -913,13 +922,13 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
             w.array(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "forgotten_topics_data[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -999,8 +1008,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         let partition_max_bytes = rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?;
         let mut replica_directory_id_tag: rt::Uuid = rt::Uuid::nil();
         let mut high_watermark_tag: i64 = 9223372036854775807_i64;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 12 {
+        let unknown_tagged_fields = if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -1038,8 +1046,10 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             partition,
             current_leader_epoch,
@@ -1170,7 +1180,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         if v >= 12 {
             n += 4;
         }
-        if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+        if v <= 11 && self.last_fetched_epoch != -1_i32 {
             return Err(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
         }
         if v >= 5 {
@@ -1179,25 +1189,27 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 17 && !(self.replica_directory_id == rt::Uuid::nil()) {
+            if v >= 17 && self.replica_directory_id != rt::Uuid::nil() {
                 let s = 16;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 18 && !(self.high_watermark == 9223372036854775807_i64) {
+            if v >= 18 && self.high_watermark != 9223372036854775807_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+        if v <= 11 && self.last_fetched_epoch != -1_i32 {
             w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
         }
         w.i32(self.partition, "topics[].partitions[].partition");
@@ -1214,9 +1226,9 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_replica_directory_id = v >= 17 && !(self.replica_directory_id == rt::Uuid::nil());
+            let has_replica_directory_id = v >= 17 && self.replica_directory_id != rt::Uuid::nil();
             tags += usize::from(has_replica_directory_id);
-            let has_high_watermark = v >= 18 && !(self.high_watermark == 9223372036854775807_i64);
+            let has_high_watermark = v >= 18 && self.high_watermark != 9223372036854775807_i64;
             tags += usize::from(has_high_watermark);
             w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1892,10 +1904,10 @@ pub mod owned {
             if v <= 14 {
                 n += 4;
             }
-            if !(v <= 14) && !(self.replica_id == -1_i32) {
+            if v >= 15 && self.replica_id != -1_i32 {
                 return Err(rt::write::not_in_version("replica_id"));
             }
-            if !(v >= 15) && !(self.replica_state == ReplicaState::default()) {
+            if v <= 14 && self.replica_state != ReplicaState::default() {
                 return Err(rt::write::not_in_version("replica_state"));
             }
             if v >= 3 {
@@ -1914,7 +1926,7 @@ pub mod owned {
             if v >= 7 {
                 n += rt::owned::vec_size(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
             }
-            if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+            if v <= 6 && !self.forgotten_topics_data.is_empty() {
                 return Err(rt::write::not_in_version("forgotten_topics_data"));
             }
             if v >= 11 {
@@ -1923,31 +1935,33 @@ pub mod owned {
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.cluster_id.is_none()) {
+                if self.cluster_id.is_some() {
                     let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, v >= 12, "cluster_id")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 15 && !(self.replica_state == ReplicaState::default()) {
+                if v >= 15 && self.replica_state != ReplicaState::default() {
                     let s = rt::OwnedStruct::size(&self.replica_state, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 14) && !(self.replica_id == -1_i32) {
+            if v >= 15 && self.replica_id != -1_i32 {
                 w.fail(rt::write::not_in_version("replica_id"));
             }
-            if !(v >= 15) && !(self.replica_state == ReplicaState::default()) {
+            if v <= 14 && self.replica_state != ReplicaState::default() {
                 w.fail(rt::write::not_in_version("replica_state"));
             }
-            if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+            if v <= 6 && !self.forgotten_topics_data.is_empty() {
                 w.fail(rt::write::not_in_version("forgotten_topics_data"));
             }
             if v <= 14 {
@@ -1978,9 +1992,9 @@ pub mod owned {
             }
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_cluster_id = true && !(self.cluster_id.is_none());
+                let has_cluster_id = self.cluster_id.is_some();
                 tags += usize::from(has_cluster_id);
-                let has_replica_state = v >= 15 && !(self.replica_state == ReplicaState::default());
+                let has_replica_state = v >= 15 && self.replica_state != ReplicaState::default();
                 tags += usize::from(has_replica_state);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2050,34 +2064,36 @@ pub mod owned {
             if v >= 15 {
                 n += 4;
             }
-            if !(v >= 15) && !(self.replica_id == -1_i32) {
+            if v <= 14 && self.replica_id != -1_i32 {
                 return Err(rt::write::not_in_version("replica_state.replica_id"));
             }
             if v >= 15 {
                 n += 8;
             }
-            if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+            if v <= 14 && self.replica_epoch != -1_i64 {
                 return Err(rt::write::not_in_version("replica_state.replica_epoch"));
             }
             if v >= 12 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 15) && !(self.replica_id == -1_i32) {
+            if v <= 14 && self.replica_id != -1_i32 {
                 w.fail(rt::write::not_in_version("replica_state.replica_id"));
             }
-            if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+            if v <= 14 && self.replica_epoch != -1_i64 {
                 w.fail(rt::write::not_in_version("replica_state.replica_epoch"));
             }
-            if (v >= 15) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+            if v >= 15 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("replica_state.replica_id") {
                     r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
                     r[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
@@ -2091,10 +2107,10 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields")
+                };
             }
         }
     }
@@ -2151,8 +2167,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2167,10 +2185,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partitions, v >= 12, v, "topics[].partitions");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -2224,22 +2242,24 @@ pub mod owned {
             if v >= 7 {
                 n += rt::owned::vec_size(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
             }
-            if !(v >= 7) && !(self.partitions.is_empty()) {
+            if v <= 6 && !self.partitions.is_empty() {
                 return Err(rt::write::not_in_version("forgotten_topics_data[].partitions"));
             }
             if v >= 12 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 7) && !(self.partitions.is_empty()) {
+            if v <= 6 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
             }
             if (7..=12).contains(&v) {
@@ -2252,13 +2272,13 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "forgotten_topics_data[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 
@@ -2329,7 +2349,7 @@ pub mod owned {
             if v >= 12 {
                 n += 4;
             }
-            if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+            if v <= 11 && self.last_fetched_epoch != -1_i32 {
                 return Err(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
             }
             if v >= 5 {
@@ -2338,26 +2358,28 @@ pub mod owned {
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 17 && !(self.replica_directory_id == rt::Uuid::nil()) {
+                if v >= 17 && self.replica_directory_id != rt::Uuid::nil() {
                     let s = 16;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 18 && !(self.high_watermark == 9223372036854775807_i64) {
+                if v >= 18 && self.high_watermark != 9223372036854775807_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+            if v <= 11 && self.last_fetched_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
             }
             w.i32(self.partition, "topics[].partitions[].partition");
@@ -2374,9 +2396,9 @@ pub mod owned {
             w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_replica_directory_id = v >= 17 && !(self.replica_directory_id == rt::Uuid::nil());
+                let has_replica_directory_id = v >= 17 && self.replica_directory_id != rt::Uuid::nil();
                 tags += usize::from(has_replica_directory_id);
-                let has_high_watermark = v >= 18 && !(self.high_watermark == 9223372036854775807_i64);
+                let has_high_watermark = v >= 18 && self.high_watermark != 9223372036854775807_i64;
                 tags += usize::from(has_high_watermark);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();

@@ -81,8 +81,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         }
         let responses = rt::read::array::<FetchableTopicResponse<'a>>(c, v >= 12, v, "responses")?;
         let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 12 {
+        let unknown_tagged_fields = if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -102,8 +101,10 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -172,33 +173,35 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         if v >= 7 {
             n += 4;
         }
-        if !(v >= 7) && !(self.session_id == 0_i32) {
+        if v <= 6 && self.session_id != 0_i32 {
             return Err(rt::write::not_in_version("session_id"));
         }
         n += rt::write::array_size(&self.responses, v >= 12, v, "responses")?;
-        if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+        if v <= 15 && !self.node_endpoints.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints"));
         }
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 16 && !(self.node_endpoints.is_empty()) {
+            if v >= 16 && !self.node_endpoints.is_empty() {
                 let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 7) && !(self.session_id == 0_i32) {
+        if v <= 6 && self.session_id != 0_i32 {
             w.fail(rt::write::not_in_version("session_id"));
         }
-        if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+        if v <= 15 && !self.node_endpoints.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints"));
         }
         if v >= 1 {
@@ -213,7 +216,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         w.array(&self.responses, v >= 12, v, "responses");
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 16 && !(self.node_endpoints.is_empty());
+            let has_node_endpoints = v >= 16 && !self.node_endpoints.is_empty();
             tags += usize::from(has_node_endpoints);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -381,8 +384,10 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -396,10 +401,10 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         }
         w.array(&self.partitions, v >= 12, v, "responses[].partitions");
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+        };
     }
 }
 
@@ -580,48 +585,50 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 16 {
             n += 4;
         }
-        if !(v >= 16) && !(self.node_id == 0_i32) {
+        if v <= 15 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].node_id"));
         }
         if v >= 16 {
             n += rt::write::str_size(self.host, v >= 12, "node_endpoints[].host")?;
         }
-        if !(v >= 16) && !(self.host == "") {
+        if v <= 15 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints[].host"));
         }
         if v >= 16 {
             n += 4;
         }
-        if !(v >= 16) && !(self.port == 0_i32) {
+        if v <= 15 && self.port != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 16 {
             n += rt::write::opt_str_size(self.rack, v >= 12, v >= 16, "node_endpoints[].rack")?;
         }
-        if !(v >= 16) && !(self.rack == None) {
+        if v <= 15 && self.rack.is_some() {
             return Err(rt::write::not_in_version("node_endpoints[].rack"));
         }
         if v >= 12 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 16) && !(self.node_id == 0_i32) {
+        if v <= 15 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
         }
-        if !(v >= 16) && !(self.host == "") {
+        if v <= 15 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints[].host"));
         }
-        if !(v >= 16) && !(self.port == 0_i32) {
+        if v <= 15 && self.port != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
-        if !(v >= 16) && !(self.rack == None) {
+        if v <= 15 && self.rack.is_some() {
             w.fail(rt::write::not_in_version("node_endpoints[].rack"));
         }
         if v >= 16 {
@@ -637,10 +644,10 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             w.opt_str(self.rack, v >= 12, v >= 16, "node_endpoints[].rack");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+        };
     }
 }
 
@@ -751,8 +758,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let mut diverging_epoch_tag: EpochEndOffset<'a> = EpochEndOffset::DEFAULT;
         let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
         let mut snapshot_id_tag: SnapshotId<'a> = SnapshotId::DEFAULT;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 12 {
+        let unknown_tagged_fields = if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "responses[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -781,8 +787,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x7);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x7)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             partition_index,
             error_code,
@@ -938,13 +946,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 5 {
             n += 8;
         }
-        if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::DEFAULT) {
+        if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
             return Err(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
         }
-        if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+        if v <= 11 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
             return Err(rt::write::not_in_version("responses[].partitions[].current_leader"));
         }
-        if !(v >= 12) && !(self.snapshot_id == SnapshotId::DEFAULT) {
+        if v <= 11 && self.snapshot_id != SnapshotId::DEFAULT {
             return Err(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
         }
         if v >= 4 {
@@ -959,7 +967,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 11 {
             n += 4;
         }
-        if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+        if v <= 10 && self.preferred_read_replica != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].preferred_read_replica",
             ));
@@ -968,41 +976,43 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.diverging_epoch == EpochEndOffset::DEFAULT) {
+            if self.diverging_epoch != EpochEndOffset::DEFAULT {
                 let s = rt::Struct::size(&self.diverging_epoch, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+            if self.current_leader != LeaderIdAndEpoch::DEFAULT {
                 let s = rt::Struct::size(&self.current_leader, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.snapshot_id == SnapshotId::DEFAULT) {
+            if self.snapshot_id != SnapshotId::DEFAULT {
                 let s = rt::Struct::size(&self.snapshot_id, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::DEFAULT) {
+        if v <= 11 && self.diverging_epoch != EpochEndOffset::DEFAULT {
             w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
         }
-        if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+        if v <= 11 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
             w.fail(rt::write::not_in_version("responses[].partitions[].current_leader"));
         }
-        if !(v >= 12) && !(self.snapshot_id == SnapshotId::DEFAULT) {
+        if v <= 11 && self.snapshot_id != SnapshotId::DEFAULT {
             w.fail(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
         }
-        if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+        if v <= 10 && self.preferred_read_replica != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].preferred_read_replica",
             ));
@@ -1034,11 +1044,11 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.opt_bytes(self.records, v >= 12, true, "responses[].partitions[].records");
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_diverging_epoch = true && !(self.diverging_epoch == EpochEndOffset::DEFAULT);
+            let has_diverging_epoch = self.diverging_epoch != EpochEndOffset::DEFAULT;
             tags += usize::from(has_diverging_epoch);
-            let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT);
+            let has_current_leader = self.current_leader != LeaderIdAndEpoch::DEFAULT;
             tags += usize::from(has_current_leader);
-            let has_snapshot_id = true && !(self.snapshot_id == SnapshotId::DEFAULT);
+            let has_snapshot_id = self.snapshot_id != SnapshotId::DEFAULT;
             tags += usize::from(has_snapshot_id);
             w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1217,7 +1227,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         if v >= 12 {
             n += 4;
         }
-        if !(v >= 12) && !(self.epoch == -1_i32) {
+        if v <= 11 && self.epoch != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].diverging_epoch.epoch",
             ));
@@ -1225,7 +1235,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         if v >= 12 {
             n += 8;
         }
-        if !(v >= 12) && !(self.end_offset == -1_i64) {
+        if v <= 11 && self.end_offset != -1_i64 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].diverging_epoch.end_offset",
             ));
@@ -1234,21 +1244,23 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].diverging_epoch._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].diverging_epoch._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 12) && !(self.epoch == -1_i32) {
+        if v <= 11 && self.epoch != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].diverging_epoch.epoch",
             ));
         }
-        if !(v >= 12) && !(self.end_offset == -1_i64) {
+        if v <= 11 && self.end_offset != -1_i64 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].diverging_epoch.end_offset",
             ));
@@ -1260,13 +1272,13 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
             w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partitions[].diverging_epoch._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1414,7 +1426,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         if v >= 12 {
             n += 4;
         }
-        if !(v >= 12) && !(self.leader_id == -1_i32) {
+        if v <= 11 && self.leader_id != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].current_leader.leader_id",
             ));
@@ -1422,7 +1434,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         if v >= 12 {
             n += 4;
         }
-        if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+        if v <= 11 && self.leader_epoch != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].current_leader.leader_epoch",
             ));
@@ -1431,21 +1443,23 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].current_leader._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].current_leader._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 12) && !(self.leader_id == -1_i32) {
+        if v <= 11 && self.leader_id != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].current_leader.leader_id",
             ));
         }
-        if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+        if v <= 11 && self.leader_epoch != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].current_leader.leader_epoch",
             ));
@@ -1460,13 +1474,13 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             );
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partitions[].current_leader._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1600,10 +1614,12 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].snapshot_id._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].snapshot_id._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -1612,13 +1628,13 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset");
         w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch");
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partitions[].snapshot_id._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1772,7 +1788,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         if v >= 4 {
             n += 8;
         }
-        if !(v >= 4) && !(self.producer_id == 0_i64) {
+        if v <= 3 && self.producer_id != 0_i64 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].aborted_transactions[].producer_id",
             ));
@@ -1780,7 +1796,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         if v >= 4 {
             n += 8;
         }
-        if !(v >= 4) && !(self.first_offset == 0_i64) {
+        if v <= 3 && self.first_offset != 0_i64 {
             return Err(rt::write::not_in_version(
                 "responses[].partitions[].aborted_transactions[].first_offset",
             ));
@@ -1789,21 +1805,23 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].aborted_transactions[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.producer_id == 0_i64) {
+        if v <= 3 && self.producer_id != 0_i64 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].aborted_transactions[].producer_id",
             ));
         }
-        if !(v >= 4) && !(self.first_offset == 0_i64) {
+        if v <= 3 && self.first_offset != 0_i64 {
             w.fail(rt::write::not_in_version(
                 "responses[].partitions[].aborted_transactions[].first_offset",
             ));
@@ -1821,13 +1839,13 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
             );
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partitions[].aborted_transactions[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -2547,33 +2565,35 @@ pub mod owned {
             if v >= 7 {
                 n += 4;
             }
-            if !(v >= 7) && !(self.session_id == 0_i32) {
+            if v <= 6 && self.session_id != 0_i32 {
                 return Err(rt::write::not_in_version("session_id"));
             }
             n += rt::owned::vec_size(&self.responses, v >= 12, v, "responses")?;
-            if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+            if v <= 15 && !self.node_endpoints.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints"));
             }
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 16 && !(self.node_endpoints.is_empty()) {
+                if v >= 16 && !self.node_endpoints.is_empty() {
                     let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 7) && !(self.session_id == 0_i32) {
+            if v <= 6 && self.session_id != 0_i32 {
                 w.fail(rt::write::not_in_version("session_id"));
             }
-            if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+            if v <= 15 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
             }
             if v >= 1 {
@@ -2588,7 +2608,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.responses, v >= 12, v, "responses");
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 16 && !(self.node_endpoints.is_empty());
+                let has_node_endpoints = v >= 16 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2658,8 +2678,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2674,10 +2696,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partitions, v >= 12, v, "responses[].partitions");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+            };
         }
     }
 
@@ -2729,49 +2751,51 @@ pub mod owned {
             if v >= 16 {
                 n += 4;
             }
-            if !(v >= 16) && !(self.node_id == 0_i32) {
+            if v <= 15 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 16 {
                 n += rt::write::str_size(&self.host, v >= 12, "node_endpoints[].host")?;
             }
-            if !(v >= 16) && !(self.host == "") {
+            if v <= 15 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
             }
             if v >= 16 {
                 n += 4;
             }
-            if !(v >= 16) && !(self.port == 0_i32) {
+            if v <= 15 && self.port != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 16 {
                 n += rt::write::opt_str_size(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack")?;
             }
-            if !(v >= 16) && !(self.rack.is_none()) {
+            if v <= 15 && self.rack.is_some() {
                 return Err(rt::write::not_in_version("node_endpoints[].rack"));
             }
             if v >= 12 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 16) && !(self.node_id == 0_i32) {
+            if v <= 15 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
-            if !(v >= 16) && !(self.host == "") {
+            if v <= 15 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints[].host"));
             }
-            if !(v >= 16) && !(self.port == 0_i32) {
+            if v <= 15 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
-            if !(v >= 16) && !(self.rack.is_none()) {
+            if v <= 15 && self.rack.is_some() {
                 w.fail(rt::write::not_in_version("node_endpoints[].rack"));
             }
             if v >= 16 {
@@ -2787,10 +2811,10 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+            };
         }
     }
 
@@ -2873,13 +2897,13 @@ pub mod owned {
             if v >= 5 {
                 n += 8;
             }
-            if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::default()) {
+            if v <= 11 && self.diverging_epoch != EpochEndOffset::default() {
                 return Err(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
             }
-            if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+            if v <= 11 && self.current_leader != LeaderIdAndEpoch::default() {
                 return Err(rt::write::not_in_version("responses[].partitions[].current_leader"));
             }
-            if !(v >= 12) && !(self.snapshot_id == SnapshotId::default()) {
+            if v <= 11 && self.snapshot_id != SnapshotId::default() {
                 return Err(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
             }
             if v >= 4 {
@@ -2894,7 +2918,7 @@ pub mod owned {
             if v >= 11 {
                 n += 4;
             }
-            if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+            if v <= 10 && self.preferred_read_replica != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].preferred_read_replica",
                 ));
@@ -2908,42 +2932,44 @@ pub mod owned {
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.diverging_epoch == EpochEndOffset::default()) {
+                if self.diverging_epoch != EpochEndOffset::default() {
                     let s = rt::OwnedStruct::size(&self.diverging_epoch, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                if self.current_leader != LeaderIdAndEpoch::default() {
                     let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.snapshot_id == SnapshotId::default()) {
+                if self.snapshot_id != SnapshotId::default() {
                     let s = rt::OwnedStruct::size(&self.snapshot_id, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::default()) {
+            if v <= 11 && self.diverging_epoch != EpochEndOffset::default() {
                 w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
             }
-            if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+            if v <= 11 && self.current_leader != LeaderIdAndEpoch::default() {
                 w.fail(rt::write::not_in_version("responses[].partitions[].current_leader"));
             }
-            if !(v >= 12) && !(self.snapshot_id == SnapshotId::default()) {
+            if v <= 11 && self.snapshot_id != SnapshotId::default() {
                 w.fail(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
             }
-            if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+            if v <= 10 && self.preferred_read_replica != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].preferred_read_replica",
                 ));
@@ -2983,11 +3009,11 @@ pub mod owned {
             );
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_diverging_epoch = true && !(self.diverging_epoch == EpochEndOffset::default());
+                let has_diverging_epoch = self.diverging_epoch != EpochEndOffset::default();
                 tags += usize::from(has_diverging_epoch);
-                let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::default());
+                let has_current_leader = self.current_leader != LeaderIdAndEpoch::default();
                 tags += usize::from(has_current_leader);
-                let has_snapshot_id = true && !(self.snapshot_id == SnapshotId::default());
+                let has_snapshot_id = self.snapshot_id != SnapshotId::default();
                 tags += usize::from(has_snapshot_id);
                 w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -3062,7 +3088,7 @@ pub mod owned {
             if v >= 12 {
                 n += 4;
             }
-            if !(v >= 12) && !(self.epoch == -1_i32) {
+            if v <= 11 && self.epoch != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].diverging_epoch.epoch",
                 ));
@@ -3070,7 +3096,7 @@ pub mod owned {
             if v >= 12 {
                 n += 8;
             }
-            if !(v >= 12) && !(self.end_offset == -1_i64) {
+            if v <= 11 && self.end_offset != -1_i64 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].diverging_epoch.end_offset",
                 ));
@@ -3079,27 +3105,29 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].diverging_epoch._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].diverging_epoch._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 12) && !(self.epoch == -1_i32) {
+            if v <= 11 && self.epoch != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].diverging_epoch.epoch",
                 ));
             }
-            if !(v >= 12) && !(self.end_offset == -1_i64) {
+            if v <= 11 && self.end_offset != -1_i64 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].diverging_epoch.end_offset",
                 ));
             }
-            if (v >= 12) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+            if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("responses[].partitions[].diverging_epoch.epoch") {
                     r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
@@ -3113,13 +3141,13 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "responses[].partitions[].diverging_epoch._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
@@ -3164,7 +3192,7 @@ pub mod owned {
             if v >= 12 {
                 n += 4;
             }
-            if !(v >= 12) && !(self.leader_id == -1_i32) {
+            if v <= 11 && self.leader_id != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].current_leader.leader_id",
                 ));
@@ -3172,7 +3200,7 @@ pub mod owned {
             if v >= 12 {
                 n += 4;
             }
-            if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+            if v <= 11 && self.leader_epoch != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].current_leader.leader_epoch",
                 ));
@@ -3181,27 +3209,29 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].current_leader._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].current_leader._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 12) && !(self.leader_id == -1_i32) {
+            if v <= 11 && self.leader_id != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].current_leader.leader_id",
                 ));
             }
-            if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+            if v <= 11 && self.leader_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].current_leader.leader_epoch",
                 ));
             }
-            if (v >= 12) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+            if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("responses[].partitions[].current_leader.leader_id") {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -3215,13 +3245,13 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "responses[].partitions[].current_leader._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
@@ -3267,10 +3297,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].snapshot_id._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].snapshot_id._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -3289,13 +3321,13 @@ pub mod owned {
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "responses[].partitions[].snapshot_id._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
@@ -3340,7 +3372,7 @@ pub mod owned {
             if v >= 4 {
                 n += 8;
             }
-            if !(v >= 4) && !(self.producer_id == 0_i64) {
+            if v <= 3 && self.producer_id != 0_i64 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].aborted_transactions[].producer_id",
                 ));
@@ -3348,7 +3380,7 @@ pub mod owned {
             if v >= 4 {
                 n += 8;
             }
-            if !(v >= 4) && !(self.first_offset == 0_i64) {
+            if v <= 3 && self.first_offset != 0_i64 {
                 return Err(rt::write::not_in_version(
                     "responses[].partitions[].aborted_transactions[].first_offset",
                 ));
@@ -3357,27 +3389,29 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].aborted_transactions[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.producer_id == 0_i64) {
+            if v <= 3 && self.producer_id != 0_i64 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].aborted_transactions[].producer_id",
                 ));
             }
-            if !(v >= 4) && !(self.first_offset == 0_i64) {
+            if v <= 3 && self.first_offset != 0_i64 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partitions[].aborted_transactions[].first_offset",
                 ));
             }
-            if (v >= 4) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+            if v >= 12 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("responses[].partitions[].aborted_transactions[].producer_id") {
                     r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                     r[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
@@ -3391,13 +3425,13 @@ pub mod owned {
                     }
                 }
                 if v >= 12 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "responses[].partitions[].aborted_transactions[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

@@ -66,8 +66,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         let max_bytes = rt::read::i32_at::<8, 4>(&r);
         let topics = rt::read::array::<TopicSnapshot<'a>>(c, true, v, "topics")?;
         let mut cluster_id_tag: Option<&'a str> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -78,7 +77,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
                     0 => {
                         cluster_id_tag = rt::read::opt_str(c, true, true, "cluster_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
-                        rt::read::tag_at_default(c, cluster_id_tag == None);
+                        rt::read::tag_at_default(c, cluster_id_tag.is_none());
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -86,8 +85,8 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             cluster_id: cluster_id_tag,
             replica_id,
@@ -108,7 +107,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
         vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
         rt::visit::array::<TopicSnapshot<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -131,17 +130,15 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.cluster_id == None) {
+            if self.cluster_id.is_some() {
                 let s = rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -150,9 +147,9 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         w.i32(self.replica_id, "replica_id");
         w.i32(self.max_bytes, "max_bytes");
         w.array(&self.topics, true, v, "topics");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_cluster_id = true && !(self.cluster_id == None);
+            let has_cluster_id = self.cluster_id.is_some();
             tags += usize::from(has_cluster_id);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -164,8 +161,6 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
                 w.opt_str(self.cluster_id, true, true, "cluster_id");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -215,11 +210,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             name,
             partitions,
@@ -233,9 +224,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         let c = &mut local;
         rt::read::str(c, true, "topics[].name")?;
         rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -265,9 +254,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
             vis,
             "topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -277,12 +264,10 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -290,11 +275,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.name, true, "topics[].name");
         w.array(&self.partitions, true, v, "topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -358,8 +339,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         let snapshot_id = <SnapshotId as rt::Struct>::read(c, v)?;
         let position = rt::read::i64(c, "topics[].partitions[].position")?;
         let mut replica_directory_id_tag: rt::Uuid = rt::Uuid::nil();
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -385,8 +365,8 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             partition,
             current_leader_epoch,
@@ -428,7 +408,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
             fields::TOPICS_PARTITIONS_POSITION,
             rt::read::i64(c, "topics[].partitions[].position")?,
         );
-        if true {
+        {
             let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -468,17 +448,15 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::Struct::size(&self.snapshot_id, v)?;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.replica_directory_id == rt::Uuid::nil()) {
+            if v >= 1 && self.replica_directory_id != rt::Uuid::nil() {
                 let s = 16;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -488,9 +466,9 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
         rt::Struct::write(&self.snapshot_id, w, v);
         w.i64(self.position, "topics[].partitions[].position");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_replica_directory_id = v >= 1 && !(self.replica_directory_id == rt::Uuid::nil());
+            let has_replica_directory_id = v >= 1 && self.replica_directory_id != rt::Uuid::nil();
             tags += usize::from(has_replica_directory_id);
             w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -502,8 +480,6 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
     }
 }
@@ -562,11 +538,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         };
         let end_offset = rt::read::i64_at::<12, 0>(&r);
         let epoch = rt::read::i32_at::<12, 8>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[].snapshot_id._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
         Ok(Self {
             end_offset,
             epoch,
@@ -587,9 +559,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
                 return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -617,14 +587,12 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
             fields::TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH,
             rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[].snapshot_id._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[].snapshot_id._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -632,14 +600,10 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topics[].partitions[].snapshot_id._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -647,14 +611,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
         w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].partitions[].snapshot_id._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1008,17 +965,15 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 8;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.cluster_id.is_none()) {
+                if self.cluster_id.is_some() {
                     let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1029,9 +984,9 @@ pub mod owned {
                 r[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_cluster_id = true && !(self.cluster_id.is_none());
+                let has_cluster_id = self.cluster_id.is_some();
                 tags += usize::from(has_cluster_id);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1048,8 +1003,6 @@ pub mod owned {
                     w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }
@@ -1093,12 +1046,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1107,11 +1058,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1165,17 +1112,15 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && !(self.replica_directory_id == rt::Uuid::nil()) {
+                if v >= 1 && self.replica_directory_id != rt::Uuid::nil() {
                     let s = 16;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1188,9 +1133,9 @@ pub mod owned {
             }
             rt::OwnedStruct::write(&self.snapshot_id, w, v);
             w.i64(self.position, "topics[].partitions[].position");
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_replica_directory_id = v >= 1 && !(self.replica_directory_id == rt::Uuid::nil());
+                let has_replica_directory_id = v >= 1 && self.replica_directory_id != rt::Uuid::nil();
                 tags += usize::from(has_replica_directory_id);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1202,8 +1147,6 @@ pub mod owned {
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
         }
     }
@@ -1245,21 +1188,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partitions[].snapshot_id._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("topics[].partitions[].snapshot_id.end_offset") {
                     r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
@@ -1270,14 +1209,7 @@ pub mod owned {
                     r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "topics[].partitions[].snapshot_id._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

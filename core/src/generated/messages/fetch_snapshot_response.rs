@@ -65,8 +65,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let topics = rt::read::array::<TopicSnapshot<'a>>(c, true, v, "topics")?;
         let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -86,8 +85,8 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -108,7 +107,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<TopicSnapshot<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -140,34 +139,32 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+        if v <= 0 && !self.node_endpoints.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints"));
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.node_endpoints.is_empty()) {
+            if v >= 1 && !self.node_endpoints.is_empty() {
                 let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+        if v <= 0 && !self.node_endpoints.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.i16(self.error_code, "error_code");
         w.array(&self.topics, true, v, "topics");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
+            let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
             tags += usize::from(has_node_endpoints);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -179,8 +176,6 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
                 w.array(&self.node_endpoints, true, v, "node_endpoints");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -230,11 +225,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             name,
             partitions,
@@ -248,9 +239,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         let c = &mut local;
         rt::read::str(c, true, "topics[].name")?;
         rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -280,9 +269,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
             vis,
             "topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -292,12 +279,10 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.name, true, "topics[].name")?;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -305,11 +290,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.name, true, "topics[].name");
         w.array(&self.partitions, true, v, "topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -376,11 +357,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         } else {
             0_u16
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?;
         Ok(Self {
             node_id,
             host,
@@ -403,9 +380,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 1 {
             rt::read::u16(c, "node_endpoints[].port")?;
         }
-        if true {
-            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -448,14 +423,12 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 1 {
             vis.u16(fields::NODE_ENDPOINTS_PORT, rt::read::u16(c, "node_endpoints[].port")?);
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
-                vis,
-                "node_endpoints[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+            vis,
+            "node_endpoints[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -466,39 +439,37 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.node_id == 0_i32) {
+        if v <= 0 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].node_id"));
         }
         if v >= 1 {
             n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints[].host"));
         }
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             return Err(rt::write::not_in_version("node_endpoints[].port"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.node_id == 0_i32) {
+        if v <= 0 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints[].host"));
         }
-        if !(v >= 1) && !(self.port == 0_u16) {
+        if v <= 0 && self.port != 0_u16 {
             w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 1 {
@@ -510,11 +481,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 1 {
             w.u16(self.port, "node_endpoints[].port");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -594,8 +561,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         let position = rt::read::i64_at::<16, 8>(&r);
         let unaligned_records = rt::read::opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?;
         let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -614,8 +580,8 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             index,
             error_code,
@@ -668,7 +634,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
             fields::TOPICS_PARTITIONS_UNALIGNED_RECORDS,
             rt::read::opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?,
         );
-        if true {
+        {
             let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -711,17 +677,15 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
             false,
             "topics[].partitions[].unaligned_records",
         )?;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+            if self.current_leader != LeaderIdAndEpoch::DEFAULT {
                 let s = rt::Struct::size(&self.current_leader, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -738,9 +702,9 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
             false,
             "topics[].partitions[].unaligned_records",
         );
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT);
+            let has_current_leader = self.current_leader != LeaderIdAndEpoch::DEFAULT;
             tags += usize::from(has_current_leader);
             w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -752,8 +716,6 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 rt::Struct::write(&self.current_leader, w, v);
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
     }
 }
@@ -812,11 +774,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         };
         let end_offset = rt::read::i64_at::<12, 0>(&r);
         let epoch = rt::read::i32_at::<12, 8>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[].snapshot_id._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
         Ok(Self {
             end_offset,
             epoch,
@@ -837,9 +795,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
                 return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -867,14 +823,12 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
             fields::TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH,
             rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[].snapshot_id._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[].snapshot_id._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -882,14 +836,10 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topics[].partitions[].snapshot_id._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -897,14 +847,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
         w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].partitions[].snapshot_id._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -962,11 +905,8 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         };
         let leader_id = rt::read::i32_at::<8, 0>(&r);
         let leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[].current_leader._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topics[].partitions[].current_leader._tagged_fields")?;
         Ok(Self {
             leader_id,
             leader_epoch,
@@ -987,9 +927,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 return Err(rt::read::short(c, "topics[].partitions[].current_leader.leader_id"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[].current_leader._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[].current_leader._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1017,14 +955,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             fields::TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
             rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[].current_leader._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[].current_leader._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1032,14 +968,10 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topics[].partitions[].current_leader._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1047,14 +979,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id");
         w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].partitions[].current_leader._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1551,26 +1476,24 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            if v <= 0 && !self.node_endpoints.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints"));
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 1 && !(self.node_endpoints.is_empty()) {
+                if v >= 1 && !self.node_endpoints.is_empty() {
                     let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            if v <= 0 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
             }
             if let Some(r) = w.run::<6>("throttle_time_ms") {
@@ -1578,9 +1501,9 @@ pub mod owned {
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
+                let has_node_endpoints = v >= 1 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1592,8 +1515,6 @@ pub mod owned {
                     rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }
@@ -1637,12 +1558,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.name, true, "topics[].name")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1651,11 +1570,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.name, true, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1703,40 +1618,38 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.node_id == 0_i32) {
+            if v <= 0 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 1 {
                 n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
             }
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 return Err(rt::write::not_in_version("node_endpoints[].port"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.node_id == 0_i32) {
+            if v <= 0 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints[].host"));
             }
-            if !(v >= 1) && !(self.port == 0_u16) {
+            if v <= 0 && self.port != 0_u16 {
                 w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 1 {
@@ -1754,11 +1667,7 @@ pub mod owned {
                 if v >= 1 {
                     w.u16(self.port, "node_endpoints[].port");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1827,17 +1736,15 @@ pub mod owned {
                 false,
                 "topics[].partitions[].unaligned_records",
             )?;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                if self.current_leader != LeaderIdAndEpoch::default() {
                     let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1859,9 +1766,9 @@ pub mod owned {
                 false,
                 "topics[].partitions[].unaligned_records",
             );
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::default());
+                let has_current_leader = self.current_leader != LeaderIdAndEpoch::default();
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1873,8 +1780,6 @@ pub mod owned {
                     rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
         }
     }
@@ -1916,21 +1821,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partitions[].snapshot_id._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("topics[].partitions[].snapshot_id.end_offset") {
                     r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
@@ -1941,14 +1842,7 @@ pub mod owned {
                     r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
                     r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "topics[].partitions[].snapshot_id._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1990,21 +1884,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partitions[].current_leader._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("topics[].partitions[].current_leader.leader_id") {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -2015,14 +1905,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "topics[].partitions[].current_leader._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

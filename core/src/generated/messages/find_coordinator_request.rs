@@ -103,39 +103,41 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
         if v <= 3 {
             n += rt::write::str_size(self.key, v >= 3, "key")?;
         }
-        if !(v <= 3) && !(self.key == "") {
+        if v >= 4 && !self.key.is_empty() {
             return Err(rt::write::not_in_version("key"));
         }
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.key_type == 0_i8) {
+        if v <= 0 && self.key_type != 0_i8 {
             return Err(rt::write::not_in_version("key_type"));
         }
         if v >= 4 {
             n += rt::write::array_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
         }
-        if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+        if v <= 3 && !self.coordinator_keys.is_empty() {
             return Err(rt::write::not_in_version("coordinator_keys"));
         }
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 3) && !(self.key == "") {
+        if v >= 4 && !self.key.is_empty() {
             w.fail(rt::write::not_in_version("key"));
         }
-        if !(v >= 1) && !(self.key_type == 0_i8) {
+        if v <= 0 && self.key_type != 0_i8 {
             w.fail(rt::write::not_in_version("key_type"));
         }
-        if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+        if v <= 3 && !self.coordinator_keys.is_empty() {
             w.fail(rt::write::not_in_version("coordinator_keys"));
         }
         if v <= 3 {
@@ -148,10 +150,10 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
             w.array(&self.coordinator_keys, v >= 3, v, "coordinator_keys");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -292,39 +294,41 @@ pub mod owned {
             if v <= 3 {
                 n += rt::write::str_size(&self.key, v >= 3, "key")?;
             }
-            if !(v <= 3) && !(self.key == "") {
+            if v >= 4 && !self.key.is_empty() {
                 return Err(rt::write::not_in_version("key"));
             }
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.key_type == 0_i8) {
+            if v <= 0 && self.key_type != 0_i8 {
                 return Err(rt::write::not_in_version("key_type"));
             }
             if v >= 4 {
                 n += rt::owned::vec_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
             }
-            if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+            if v <= 3 && !self.coordinator_keys.is_empty() {
                 return Err(rt::write::not_in_version("coordinator_keys"));
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 3) && !(self.key == "") {
+            if v >= 4 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("key"));
             }
-            if !(v >= 1) && !(self.key_type == 0_i8) {
+            if v <= 0 && self.key_type != 0_i8 {
                 w.fail(rt::write::not_in_version("key_type"));
             }
-            if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+            if v <= 3 && !self.coordinator_keys.is_empty() {
                 w.fail(rt::write::not_in_version("coordinator_keys"));
             }
             if v <= 3 {
@@ -337,10 +341,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.coordinator_keys, v >= 3, v, "coordinator_keys");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 

@@ -148,7 +148,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         if v <= 3 {
             n += 2;
         }
-        if !(v <= 3) && !(self.error_code == 0_i16) {
+        if v >= 4 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("error_code"));
         }
         if (1..=3).contains(&v) {
@@ -157,51 +157,53 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         if v <= 3 {
             n += 4;
         }
-        if !(v <= 3) && !(self.node_id == 0_i32) {
+        if v >= 4 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("node_id"));
         }
         if v <= 3 {
             n += rt::write::str_size(self.host, v >= 3, "host")?;
         }
-        if !(v <= 3) && !(self.host == "") {
+        if v >= 4 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("host"));
         }
         if v <= 3 {
             n += 4;
         }
-        if !(v <= 3) && !(self.port == 0_i32) {
+        if v >= 4 && self.port != 0_i32 {
             return Err(rt::write::not_in_version("port"));
         }
         if v >= 4 {
             n += rt::write::array_size(&self.coordinators, v >= 3, v, "coordinators")?;
         }
-        if !(v >= 4) && !(self.coordinators.is_empty()) {
+        if v <= 3 && !self.coordinators.is_empty() {
             return Err(rt::write::not_in_version("coordinators"));
         }
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 3) && !(self.error_code == 0_i16) {
+        if v >= 4 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("error_code"));
         }
-        if !(v <= 3) && !(self.node_id == 0_i32) {
+        if v >= 4 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("node_id"));
         }
-        if !(v <= 3) && !(self.host == "") {
+        if v >= 4 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("host"));
         }
-        if !(v <= 3) && !(self.port == 0_i32) {
+        if v >= 4 && self.port != 0_i32 {
             w.fail(rt::write::not_in_version("port"));
         }
-        if !(v >= 4) && !(self.coordinators.is_empty()) {
+        if v <= 3 && !self.coordinators.is_empty() {
             w.fail(rt::write::not_in_version("coordinators"));
         }
         if v >= 1 {
@@ -226,10 +228,10 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
             w.array(&self.coordinators, v >= 3, v, "coordinators");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -452,31 +454,31 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         if v >= 4 {
             n += rt::write::str_size(self.key, v >= 3, "coordinators[].key")?;
         }
-        if !(v >= 4) && !(self.key == "") {
+        if v <= 3 && !self.key.is_empty() {
             return Err(rt::write::not_in_version("coordinators[].key"));
         }
         if v >= 4 {
             n += 4;
         }
-        if !(v >= 4) && !(self.node_id == 0_i32) {
+        if v <= 3 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("coordinators[].node_id"));
         }
         if v >= 4 {
             n += rt::write::str_size(self.host, v >= 3, "coordinators[].host")?;
         }
-        if !(v >= 4) && !(self.host == "") {
+        if v <= 3 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("coordinators[].host"));
         }
         if v >= 4 {
             n += 4;
         }
-        if !(v >= 4) && !(self.port == 0_i32) {
+        if v <= 3 && self.port != 0_i32 {
             return Err(rt::write::not_in_version("coordinators[].port"));
         }
         if v >= 4 {
             n += 2;
         }
-        if !(v >= 4) && !(self.error_code == 0_i16) {
+        if v <= 3 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("coordinators[].error_code"));
         }
         if v >= 4 {
@@ -486,26 +488,28 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("coordinators[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("coordinators[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.key == "") {
+        if v <= 3 && !self.key.is_empty() {
             w.fail(rt::write::not_in_version("coordinators[].key"));
         }
-        if !(v >= 4) && !(self.node_id == 0_i32) {
+        if v <= 3 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("coordinators[].node_id"));
         }
-        if !(v >= 4) && !(self.host == "") {
+        if v <= 3 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("coordinators[].host"));
         }
-        if !(v >= 4) && !(self.port == 0_i32) {
+        if v <= 3 && self.port != 0_i32 {
             w.fail(rt::write::not_in_version("coordinators[].port"));
         }
-        if !(v >= 4) && !(self.error_code == 0_i16) {
+        if v <= 3 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("coordinators[].error_code"));
         }
         if v >= 4 {
@@ -527,10 +531,10 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             w.opt_str(self.error_message, v >= 3, v >= 4, "coordinators[].error_message");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields")
+        };
     }
 }
 
@@ -877,7 +881,7 @@ pub mod owned {
             if v <= 3 {
                 n += 2;
             }
-            if !(v <= 3) && !(self.error_code == 0_i16) {
+            if v >= 4 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("error_code"));
             }
             if (1..=3).contains(&v) {
@@ -891,51 +895,53 @@ pub mod owned {
             if v <= 3 {
                 n += 4;
             }
-            if !(v <= 3) && !(self.node_id == 0_i32) {
+            if v >= 4 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("node_id"));
             }
             if v <= 3 {
                 n += rt::write::str_size(&self.host, v >= 3, "host")?;
             }
-            if !(v <= 3) && !(self.host == "") {
+            if v >= 4 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("host"));
             }
             if v <= 3 {
                 n += 4;
             }
-            if !(v <= 3) && !(self.port == 0_i32) {
+            if v >= 4 && self.port != 0_i32 {
                 return Err(rt::write::not_in_version("port"));
             }
             if v >= 4 {
                 n += rt::owned::vec_size(&self.coordinators, v >= 3, v, "coordinators")?;
             }
-            if !(v >= 4) && !(self.coordinators.is_empty()) {
+            if v <= 3 && !self.coordinators.is_empty() {
                 return Err(rt::write::not_in_version("coordinators"));
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 3) && !(self.error_code == 0_i16) {
+            if v >= 4 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("error_code"));
             }
-            if !(v <= 3) && !(self.node_id == 0_i32) {
+            if v >= 4 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_id"));
             }
-            if !(v <= 3) && !(self.host == "") {
+            if v >= 4 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("host"));
             }
-            if !(v <= 3) && !(self.port == 0_i32) {
+            if v >= 4 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("port"));
             }
-            if !(v >= 4) && !(self.coordinators.is_empty()) {
+            if v <= 3 && !self.coordinators.is_empty() {
                 w.fail(rt::write::not_in_version("coordinators"));
             }
             if v >= 1 {
@@ -965,10 +971,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.coordinators, v >= 3, v, "coordinators");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1028,31 +1034,31 @@ pub mod owned {
             if v >= 4 {
                 n += rt::write::str_size(&self.key, v >= 3, "coordinators[].key")?;
             }
-            if !(v >= 4) && !(self.key == "") {
+            if v <= 3 && !self.key.is_empty() {
                 return Err(rt::write::not_in_version("coordinators[].key"));
             }
             if v >= 4 {
                 n += 4;
             }
-            if !(v >= 4) && !(self.node_id == 0_i32) {
+            if v <= 3 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("coordinators[].node_id"));
             }
             if v >= 4 {
                 n += rt::write::str_size(&self.host, v >= 3, "coordinators[].host")?;
             }
-            if !(v >= 4) && !(self.host == "") {
+            if v <= 3 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("coordinators[].host"));
             }
             if v >= 4 {
                 n += 4;
             }
-            if !(v >= 4) && !(self.port == 0_i32) {
+            if v <= 3 && self.port != 0_i32 {
                 return Err(rt::write::not_in_version("coordinators[].port"));
             }
             if v >= 4 {
                 n += 2;
             }
-            if !(v >= 4) && !(self.error_code == 0_i16) {
+            if v <= 3 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("coordinators[].error_code"));
             }
             if v >= 4 {
@@ -1067,27 +1073,29 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("coordinators[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("coordinators[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.key == "") {
+            if v <= 3 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("coordinators[].key"));
             }
-            if !(v >= 4) && !(self.node_id == 0_i32) {
+            if v <= 3 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("coordinators[].node_id"));
             }
-            if !(v >= 4) && !(self.host == "") {
+            if v <= 3 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("coordinators[].host"));
             }
-            if !(v >= 4) && !(self.port == 0_i32) {
+            if v <= 3 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("coordinators[].port"));
             }
-            if !(v >= 4) && !(self.error_code == 0_i16) {
+            if v <= 3 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("coordinators[].error_code"));
             }
             if v >= 4 {
@@ -1114,10 +1122,10 @@ pub mod owned {
                 );
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields")
+            };
         }
     }
 

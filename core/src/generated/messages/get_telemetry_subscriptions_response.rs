@@ -97,11 +97,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         let telemetry_max_bytes = rt::read::i32_at::<9, 4>(&r);
         let delta_temporality = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
         let requested_metrics = rt::read::array::<&'a str>(c, true, v, "requested_metrics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -142,9 +138,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         vis.i32(fields::TELEMETRY_MAX_BYTES, rt::read::i32(c, "telemetry_max_bytes")?);
         vis.bool(fields::DELTA_TEMPORALITY, rt::read::bool(c, "delta_temporality")?);
         rt::visit::array::<&'a str, V>(c, true, false, v, fields::REQUESTED_METRICS, vis, "requested_metrics")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -154,12 +148,10 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         let mut n: usize = 35;
         n += rt::write::array_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
         n += rt::write::array_size(&self.requested_metrics, true, v, "requested_metrics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -174,11 +166,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         w.i32(self.telemetry_max_bytes, "telemetry_max_bytes");
         w.bool(self.delta_temporality, "delta_temporality");
         w.array(&self.requested_metrics, true, v, "requested_metrics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -449,12 +437,10 @@ pub mod owned {
             let mut n: usize = 35;
             n += rt::owned::vec_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
             n += rt::owned::vec_size(&self.requested_metrics, true, v, "requested_metrics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -479,11 +465,7 @@ pub mod owned {
                 r[8] = u8::from(self.delta_temporality);
             }
             rt::owned::write_vec(w, &self.requested_metrics, true, v, "requested_metrics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

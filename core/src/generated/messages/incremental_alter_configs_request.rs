@@ -93,8 +93,10 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -103,10 +105,10 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
         w.array(&self.resources, v >= 1, v, "resources");
         w.bool(self.validate_only, "validate_only");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -234,8 +236,10 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -245,10 +249,10 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         w.str(self.resource_name, v >= 1, "resources[].resource_name");
         w.array(&self.configs, v >= 1, v, "resources[].configs");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+        };
     }
 }
 
@@ -383,8 +387,10 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -394,10 +400,10 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         w.i8(self.config_operation, "resources[].configs[].config_operation");
         w.opt_str(self.value, v >= 1, true, "resources[].configs[].value");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
+        };
     }
 }
 
@@ -650,8 +656,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -666,10 +674,10 @@ pub mod owned {
             } else {
                 w.bool(self.validate_only, "validate_only");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -721,8 +729,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -733,10 +743,10 @@ pub mod owned {
             w.str(&self.resource_name, v >= 1, "resources[].resource_name");
             rt::owned::write_vec(w, &self.configs, v >= 1, v, "resources[].configs");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields")
+            };
         }
     }
 
@@ -787,8 +797,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -799,10 +811,10 @@ pub mod owned {
             w.i8(self.config_operation, "resources[].configs[].config_operation");
             w.opt_str(self.value.as_deref(), v >= 1, true, "resources[].configs[].value");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields")
+            };
         }
     }
 

@@ -157,48 +157,50 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         if v >= 3 {
             n += 8;
         }
-        if !(v >= 3) && !(self.producer_id == -1_i64) {
+        if v <= 2 && self.producer_id != -1_i64 {
             return Err(rt::write::not_in_version("producer_id"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+        if v <= 2 && self.producer_epoch != -1_i16 {
             return Err(rt::write::not_in_version("producer_epoch"));
         }
         if v >= 6 {
             n += 1;
         }
-        if !(v >= 6) && !(self.enable2_pc == false) {
+        if v <= 5 && self.enable2_pc {
             return Err(rt::write::not_in_version("enable2_pc"));
         }
         if v >= 6 {
             n += 1;
         }
-        if !(v >= 6) && !(self.keep_prepared_txn == false) {
+        if v <= 5 && self.keep_prepared_txn {
             return Err(rt::write::not_in_version("keep_prepared_txn"));
         }
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.producer_id == -1_i64) {
+        if v <= 2 && self.producer_id != -1_i64 {
             w.fail(rt::write::not_in_version("producer_id"));
         }
-        if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+        if v <= 2 && self.producer_epoch != -1_i16 {
             w.fail(rt::write::not_in_version("producer_epoch"));
         }
-        if !(v >= 6) && !(self.enable2_pc == false) {
+        if v <= 5 && self.enable2_pc {
             w.fail(rt::write::not_in_version("enable2_pc"));
         }
-        if !(v >= 6) && !(self.keep_prepared_txn == false) {
+        if v <= 5 && self.keep_prepared_txn {
             w.fail(rt::write::not_in_version("keep_prepared_txn"));
         }
         w.opt_str(self.transactional_id, v >= 2, true, "transactional_id");
@@ -216,10 +218,10 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
             w.bool(self.keep_prepared_txn, "keep_prepared_txn");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -429,48 +431,50 @@ pub mod owned {
             if v >= 3 {
                 n += 8;
             }
-            if !(v >= 3) && !(self.producer_id == -1_i64) {
+            if v <= 2 && self.producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("producer_id"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+            if v <= 2 && self.producer_epoch != -1_i16 {
                 return Err(rt::write::not_in_version("producer_epoch"));
             }
             if v >= 6 {
                 n += 1;
             }
-            if !(v >= 6) && !(self.enable2_pc == false) {
+            if v <= 5 && self.enable2_pc {
                 return Err(rt::write::not_in_version("enable2_pc"));
             }
             if v >= 6 {
                 n += 1;
             }
-            if !(v >= 6) && !(self.keep_prepared_txn == false) {
+            if v <= 5 && self.keep_prepared_txn {
                 return Err(rt::write::not_in_version("keep_prepared_txn"));
             }
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.producer_id == -1_i64) {
+            if v <= 2 && self.producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("producer_id"));
             }
-            if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+            if v <= 2 && self.producer_epoch != -1_i16 {
                 w.fail(rt::write::not_in_version("producer_epoch"));
             }
-            if !(v >= 6) && !(self.enable2_pc == false) {
+            if v <= 5 && self.enable2_pc {
                 w.fail(rt::write::not_in_version("enable2_pc"));
             }
-            if !(v >= 6) && !(self.keep_prepared_txn == false) {
+            if v <= 5 && self.keep_prepared_txn {
                 w.fail(rt::write::not_in_version("keep_prepared_txn"));
             }
             w.opt_str(self.transactional_id.as_deref(), v >= 2, true, "transactional_id");
@@ -481,7 +485,7 @@ pub mod owned {
                     r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
                 }
             }
-            if (v >= 6) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("enable2_pc") {
                     r[0] = u8::from(self.enable2_pc);
                     r[1] = u8::from(self.keep_prepared_txn);
@@ -495,10 +499,10 @@ pub mod owned {
                     }
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }

@@ -145,30 +145,32 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
         if v >= 6 {
             n += 8;
         }
-        if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+        if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
             return Err(rt::write::not_in_version("ongoing_txn_producer_id"));
         }
         if v >= 6 {
             n += 2;
         }
-        if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+        if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
             return Err(rt::write::not_in_version("ongoing_txn_producer_epoch"));
         }
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+        if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
             w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
         }
-        if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+        if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
             w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -182,10 +184,10 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
             w.i16(self.ongoing_txn_producer_epoch, "ongoing_txn_producer_epoch");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -394,30 +396,32 @@ pub mod owned {
             if v >= 6 {
                 n += 8;
             }
-            if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+            if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
                 return Err(rt::write::not_in_version("ongoing_txn_producer_id"));
             }
             if v >= 6 {
                 n += 2;
             }
-            if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+            if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
                 return Err(rt::write::not_in_version("ongoing_txn_producer_epoch"));
             }
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+            if v <= 5 && self.ongoing_txn_producer_id != -1_i64 {
                 w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
             }
-            if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+            if v <= 5 && self.ongoing_txn_producer_epoch != -1_i16 {
                 w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
             }
             if let Some(r) = w.run::<16>("throttle_time_ms") {
@@ -426,7 +430,7 @@ pub mod owned {
                 r[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
                 r[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
             }
-            if (v >= 6) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<11>("ongoing_txn_producer_id") {
                     r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
                     r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
@@ -440,10 +444,10 @@ pub mod owned {
                     }
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }

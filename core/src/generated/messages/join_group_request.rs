@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
         if v >= 5 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 6, v >= 5, "group_instance_id")?;
         }
-        if !(v >= 5) && !(self.group_instance_id == None) {
+        if v <= 4 && self.group_instance_id.is_some() {
             return Err(rt::write::not_in_version("group_instance_id"));
         }
         n += rt::write::str_size(self.protocol_type, v >= 6, "protocol_type")?;
@@ -161,14 +161,16 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 5) && !(self.group_instance_id == None) {
+        if v <= 4 && self.group_instance_id.is_some() {
             w.fail(rt::write::not_in_version("group_instance_id"));
         }
         w.str(self.group_id, v >= 6, "group_id");
@@ -186,10 +188,10 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
             w.opt_str(self.reason, v >= 6, v >= 8, "reason");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -307,8 +309,10 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -317,10 +321,10 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         w.str(self.name, v >= 6, "protocols[].name");
         w.bytes(self.metadata, v >= 6, "protocols[].metadata");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields")
+        };
     }
 }
 
@@ -622,7 +626,7 @@ pub mod owned {
             if v >= 5 {
                 n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 6, v >= 5, "group_instance_id")?;
             }
-            if !(v >= 5) && !(self.group_instance_id.is_none()) {
+            if v <= 4 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
             }
             n += rt::write::str_size(&self.protocol_type, v >= 6, "protocol_type")?;
@@ -634,14 +638,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 5) && !(self.group_instance_id.is_none()) {
+            if v <= 4 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
             w.str(&self.group_id, v >= 6, "group_id");
@@ -659,10 +665,10 @@ pub mod owned {
                 w.opt_str(self.reason.as_deref(), v >= 6, v >= 8, "reason");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -709,8 +715,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -720,10 +728,10 @@ pub mod owned {
             w.str(&self.name, v >= 6, "protocols[].name");
             w.bytes(&self.metadata, v >= 6, "protocols[].metadata");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields")
+            };
         }
     }
 

@@ -168,7 +168,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         if v >= 9 {
             n += 1;
         }
-        if !(v >= 9) && !(self.skip_assignment == false) {
+        if v <= 8 && self.skip_assignment {
             return Err(rt::write::not_in_version("skip_assignment"));
         }
         n += rt::write::str_size(self.member_id, v >= 6, "member_id")?;
@@ -177,14 +177,16 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 9) && !(self.skip_assignment == false) {
+        if v <= 8 && self.skip_assignment {
             w.fail(rt::write::not_in_version("skip_assignment"));
         }
         if v >= 2 {
@@ -203,10 +205,10 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         w.str(self.member_id, v >= 6, "member_id");
         w.array(&self.members, v >= 6, v, "members");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -342,8 +344,10 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -355,10 +359,10 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         }
         w.bytes(self.metadata, v >= 6, "members[].metadata");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
+        };
     }
 }
 
@@ -701,7 +705,7 @@ pub mod owned {
             if v >= 9 {
                 n += 1;
             }
-            if !(v >= 9) && !(self.skip_assignment == false) {
+            if v <= 8 && self.skip_assignment {
                 return Err(rt::write::not_in_version("skip_assignment"));
             }
             n += rt::write::str_size(&self.member_id, v >= 6, "member_id")?;
@@ -710,14 +714,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 9) && !(self.skip_assignment == false) {
+            if v <= 8 && self.skip_assignment {
                 w.fail(rt::write::not_in_version("skip_assignment"));
             }
             if v >= 2 {
@@ -738,10 +744,10 @@ pub mod owned {
             w.str(&self.member_id, v >= 6, "member_id");
             rt::owned::write_vec(w, &self.members, v >= 6, v, "members");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -800,8 +806,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -819,10 +827,10 @@ pub mod owned {
             }
             w.bytes(&self.metadata, v >= 6, "members[].metadata");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
+            };
         }
     }
 

@@ -64,11 +64,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
         };
         let version = rt::read::i16_at::<4, 0>(&r);
         let k_raft_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             version,
             k_raft_version,
@@ -87,9 +83,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
         let c = &mut local;
         vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
         vis.i16(fields::K_RAFT_VERSION, rt::read::i16(c, "k_raft_version")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -97,12 +91,10 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -110,11 +102,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i16(self.version, "version");
         w.i16(self.k_raft_version, "k_raft_version");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -232,18 +220,16 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("version") {
                     r[0..2].copy_from_slice(&self.version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
@@ -254,11 +240,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -172,7 +172,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         if v >= 7 {
             n += 1;
         }
-        if !(v >= 7) && !(self.is_k_raft_controller == false) {
+        if v <= 6 && self.is_k_raft_controller {
             return Err(rt::write::not_in_version("is_k_raft_controller"));
         }
         if v >= 2 {
@@ -181,7 +181,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         if v >= 5 {
             n += 1;
         }
-        if !(v >= 5) && !(self.r#type == 0_i8) {
+        if v <= 4 && self.r#type != 0_i8 {
             return Err(rt::write::not_in_version("type"));
         }
         if v <= 1 {
@@ -192,13 +192,13 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
                 "ungrouped_partition_states",
             )?;
         }
-        if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+        if v >= 2 && !self.ungrouped_partition_states.is_empty() {
             return Err(rt::write::not_in_version("ungrouped_partition_states"));
         }
         if v >= 2 {
             n += rt::write::array_size(&self.topic_states, v >= 4, v, "topic_states")?;
         }
-        if !(v >= 2) && !(self.topic_states.is_empty()) {
+        if v <= 1 && !self.topic_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states"));
         }
         n += rt::write::array_size(&self.live_leaders, v >= 4, v, "live_leaders")?;
@@ -206,23 +206,25 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 7) && !(self.is_k_raft_controller == false) {
+        if v <= 6 && self.is_k_raft_controller {
             w.fail(rt::write::not_in_version("is_k_raft_controller"));
         }
-        if !(v >= 5) && !(self.r#type == 0_i8) {
+        if v <= 4 && self.r#type != 0_i8 {
             w.fail(rt::write::not_in_version("type"));
         }
-        if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+        if v >= 2 && !self.ungrouped_partition_states.is_empty() {
             w.fail(rt::write::not_in_version("ungrouped_partition_states"));
         }
-        if !(v >= 2) && !(self.topic_states.is_empty()) {
+        if v <= 1 && !self.topic_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states"));
         }
         w.i32(self.controller_id, "controller_id");
@@ -249,10 +251,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         }
         w.array(&self.live_leaders, v >= 4, v, "live_leaders");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -583,7 +585,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         if v >= 6 {
             n += 1;
         }
-        if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+        if v <= 5 && self.leader_recovery_state != 0_i8 {
             return Err(rt::write::not_in_version(
                 "ungrouped_partition_states[].leader_recovery_state",
             ));
@@ -592,16 +594,18 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "ungrouped_partition_states[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "ungrouped_partition_states[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+        if v <= 5 && self.leader_recovery_state != 0_i8 {
             w.fail(rt::write::not_in_version(
                 "ungrouped_partition_states[].leader_recovery_state",
             ));
@@ -642,13 +646,13 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
             );
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "ungrouped_partition_states[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -814,7 +818,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         if v >= 2 {
             n += rt::write::str_size(self.topic_name, v >= 4, "topic_states[].topic_name")?;
         }
-        if !(v >= 2) && !(self.topic_name == "") {
+        if v <= 1 && !self.topic_name.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].topic_name"));
         }
         if v >= 5 {
@@ -823,24 +827,26 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         if v >= 2 {
             n += rt::write::array_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
         }
-        if !(v >= 2) && !(self.partition_states.is_empty()) {
+        if v <= 1 && !self.partition_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 4 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.topic_name == "") {
+        if v <= 1 && !self.topic_name.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].topic_name"));
         }
-        if !(v >= 2) && !(self.partition_states.is_empty()) {
+        if v <= 1 && !self.partition_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 2 {
@@ -853,10 +859,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
             w.array(&self.partition_states, v >= 4, v, "topic_states[].partition_states");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+        };
     }
 }
 
@@ -980,8 +986,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -991,10 +999,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         w.str(self.host_name, v >= 4, "live_leaders[].host_name");
         w.i32(self.port, "live_leaders[].port");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields")
+        };
     }
 }
 
@@ -1587,7 +1595,7 @@ pub mod owned {
             if v >= 7 {
                 n += 1;
             }
-            if !(v >= 7) && !(self.is_k_raft_controller == false) {
+            if v <= 6 && self.is_k_raft_controller {
                 return Err(rt::write::not_in_version("is_k_raft_controller"));
             }
             if v >= 2 {
@@ -1596,7 +1604,7 @@ pub mod owned {
             if v >= 5 {
                 n += 1;
             }
-            if !(v >= 5) && !(self.r#type == 0_i8) {
+            if v <= 4 && self.r#type != 0_i8 {
                 return Err(rt::write::not_in_version("type"));
             }
             if v <= 1 {
@@ -1607,13 +1615,13 @@ pub mod owned {
                     "ungrouped_partition_states",
                 )?;
             }
-            if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+            if v >= 2 && !self.ungrouped_partition_states.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partition_states"));
             }
             if v >= 2 {
                 n += rt::owned::vec_size(&self.topic_states, v >= 4, v, "topic_states")?;
             }
-            if !(v >= 2) && !(self.topic_states.is_empty()) {
+            if v <= 1 && !self.topic_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states"));
             }
             n += rt::owned::vec_size(&self.live_leaders, v >= 4, v, "live_leaders")?;
@@ -1621,23 +1629,25 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 7) && !(self.is_k_raft_controller == false) {
+            if v <= 6 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
-            if !(v >= 5) && !(self.r#type == 0_i8) {
+            if v <= 4 && self.r#type != 0_i8 {
                 w.fail(rt::write::not_in_version("type"));
             }
-            if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+            if v >= 2 && !self.ungrouped_partition_states.is_empty() {
                 w.fail(rt::write::not_in_version("ungrouped_partition_states"));
             }
-            if !(v >= 2) && !(self.topic_states.is_empty()) {
+            if v <= 1 && !self.topic_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states"));
             }
             w.i32(self.controller_id, "controller_id");
@@ -1665,10 +1675,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.live_leaders, v >= 4, v, "live_leaders");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1776,7 +1786,7 @@ pub mod owned {
             if v >= 6 {
                 n += 1;
             }
-            if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+            if v <= 5 && self.leader_recovery_state != 0_i8 {
                 return Err(rt::write::not_in_version(
                     "ungrouped_partition_states[].leader_recovery_state",
                 ));
@@ -1785,17 +1795,19 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "ungrouped_partition_states[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "ungrouped_partition_states[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+            if v <= 5 && self.leader_recovery_state != 0_i8 {
                 w.fail(rt::write::not_in_version(
                     "ungrouped_partition_states[].leader_recovery_state",
                 ));
@@ -1833,7 +1845,7 @@ pub mod owned {
             if v >= 1 {
                 w.bool(self.is_new, "ungrouped_partition_states[].is_new");
             }
-            if (v >= 6) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("ungrouped_partition_states[].leader_recovery_state") {
                     r[0..1].copy_from_slice(&self.leader_recovery_state.to_be_bytes());
                     r[1] = 0;
@@ -1846,13 +1858,13 @@ pub mod owned {
                     );
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "ungrouped_partition_states[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
@@ -1901,7 +1913,7 @@ pub mod owned {
             if v >= 2 {
                 n += rt::write::str_size(&self.topic_name, v >= 4, "topic_states[].topic_name")?;
             }
-            if !(v >= 2) && !(self.topic_name == "") {
+            if v <= 1 && !self.topic_name.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].topic_name"));
             }
             if v >= 5 {
@@ -1910,25 +1922,27 @@ pub mod owned {
             if v >= 2 {
                 n += rt::owned::vec_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
             }
-            if !(v >= 2) && !(self.partition_states.is_empty()) {
+            if v <= 1 && !self.partition_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.topic_name == "") {
+            if v <= 1 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
-            if !(v >= 2) && !(self.partition_states.is_empty()) {
+            if v <= 1 && !self.partition_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 2 {
@@ -1941,10 +1955,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_states, v >= 4, v, "topic_states[].partition_states");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+            };
         }
     }
 
@@ -1994,8 +2008,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2012,10 +2028,10 @@ pub mod owned {
             } else {
                 w.i32(self.port, "live_leaders[].port");
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields")
+                };
             }
         }
     }

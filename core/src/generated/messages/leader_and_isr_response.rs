@@ -111,30 +111,32 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         if v <= 4 {
             n += rt::write::array_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
         }
-        if !(v <= 4) && !(self.partition_errors.is_empty()) {
+        if v >= 5 && !self.partition_errors.is_empty() {
             return Err(rt::write::not_in_version("partition_errors"));
         }
         if v >= 5 {
             n += rt::write::array_size(&self.topics, v >= 4, v, "topics")?;
         }
-        if !(v >= 5) && !(self.topics.is_empty()) {
+        if v <= 4 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("topics"));
         }
         if v >= 4 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 4) && !(self.partition_errors.is_empty()) {
+        if v >= 5 && !self.partition_errors.is_empty() {
             w.fail(rt::write::not_in_version("partition_errors"));
         }
-        if !(v >= 5) && !(self.topics.is_empty()) {
+        if v <= 4 && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("topics"));
         }
         w.i16(self.error_code, "error_code");
@@ -145,10 +147,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
             w.array(&self.topics, v >= 4, v, "topics");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -300,8 +302,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -313,10 +317,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         w.i32(self.partition_index, "partition_errors[].partition_index");
         w.i16(self.error_code, "partition_errors[].error_code");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
+        };
     }
 }
 
@@ -453,30 +457,32 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         if v >= 5 {
             n += 16;
         }
-        if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+        if v <= 4 && self.topic_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version("topics[].topic_id"));
         }
         if v >= 5 {
             n += rt::write::array_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
         }
-        if !(v >= 5) && !(self.partition_errors.is_empty()) {
+        if v <= 4 && !self.partition_errors.is_empty() {
             return Err(rt::write::not_in_version("topics[].partition_errors"));
         }
         if v >= 4 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+        if v <= 4 && self.topic_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version("topics[].topic_id"));
         }
-        if !(v >= 5) && !(self.partition_errors.is_empty()) {
+        if v <= 4 && !self.partition_errors.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partition_errors"));
         }
         if v >= 5 {
@@ -486,10 +492,10 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             w.array(&self.partition_errors, v >= 4, v, "topics[].partition_errors");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -744,30 +750,32 @@ pub mod owned {
             if v <= 4 {
                 n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
             }
-            if !(v <= 4) && !(self.partition_errors.is_empty()) {
+            if v >= 5 && !self.partition_errors.is_empty() {
                 return Err(rt::write::not_in_version("partition_errors"));
             }
             if v >= 5 {
                 n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
             }
-            if !(v >= 5) && !(self.topics.is_empty()) {
+            if v <= 4 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("topics"));
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 4) && !(self.partition_errors.is_empty()) {
+            if v >= 5 && !self.partition_errors.is_empty() {
                 w.fail(rt::write::not_in_version("partition_errors"));
             }
-            if !(v >= 5) && !(self.topics.is_empty()) {
+            if v <= 4 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
             }
             w.i16(self.error_code, "error_code");
@@ -778,10 +786,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -833,8 +841,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -856,10 +866,10 @@ pub mod owned {
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields")
+                };
             }
         }
     }
@@ -904,31 +914,33 @@ pub mod owned {
             if v >= 5 {
                 n += 16;
             }
-            if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+            if v <= 4 && self.topic_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version("topics[].topic_id"));
             }
             if v >= 5 {
                 n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
             }
-            if !(v >= 5) && !(self.partition_errors.is_empty()) {
+            if v <= 4 && !self.partition_errors.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partition_errors"));
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+            if v <= 4 && self.topic_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("topics[].topic_id"));
             }
-            if !(v >= 5) && !(self.partition_errors.is_empty()) {
+            if v <= 4 && !self.partition_errors.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partition_errors"));
             }
             if v >= 5 {
@@ -938,10 +950,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "topics[].partition_errors");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 

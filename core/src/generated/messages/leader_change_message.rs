@@ -66,11 +66,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         let leader_id = rt::read::i32_at::<6, 2>(&r);
         let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
         let granting_voters = rt::read::array::<Voter<'a>>(c, true, v, "granting_voters")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             version,
             leader_id,
@@ -93,9 +89,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         vis.i32(fields::LEADER_ID, rt::read::i32(c, "leader_id")?);
         rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
         rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::GRANTING_VOTERS, vis, "granting_voters")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -105,12 +99,10 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         let mut n: usize = 6;
         n += rt::write::array_size(&self.voters, true, v, "voters")?;
         n += rt::write::array_size(&self.granting_voters, true, v, "granting_voters")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -120,11 +112,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         w.i32(self.leader_id, "leader_id");
         w.array(&self.voters, true, v, "voters");
         w.array(&self.granting_voters, true, v, "granting_voters");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -178,11 +166,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         } else {
             rt::Uuid::nil()
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "voters[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[]._tagged_fields")?;
         Ok(Self {
             voter_id,
             voter_directory_id,
@@ -199,9 +183,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if v >= 1 {
             rt::read::uuid(c, "voters[].voter_directory_id")?;
         }
-        if true {
-            rt::read::check_tags(c, "voters[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "voters[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -231,9 +213,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
                 rt::read::uuid(c, "voters[].voter_directory_id")?,
             );
         }
-        if true {
-            rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -244,32 +224,26 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if v >= 1 {
             n += 16;
         }
-        if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version("voters[].voter_directory_id"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("voters[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
         }
         w.i32(self.voter_id, "voters[].voter_id");
         if v >= 1 {
             w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "voters[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -481,12 +455,10 @@ pub mod owned {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
             n += rt::owned::vec_size(&self.granting_voters, true, v, "granting_voters")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -498,11 +470,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.voters, true, v, "voters");
             rt::owned::write_vec(w, &self.granting_voters, true, v, "granting_voters");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -546,22 +514,20 @@ pub mod owned {
             if v >= 1 {
                 n += 16;
             }
-            if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version("voters[].voter_directory_id"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("voters[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.voter_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
             }
             w.i32(self.voter_id, "voters[].voter_id");
@@ -574,11 +540,7 @@ pub mod owned {
                 if v >= 1 {
                     w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "voters[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -106,30 +106,32 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         if v <= 2 {
             n += rt::write::str_size(self.member_id, v >= 4, "member_id")?;
         }
-        if !(v <= 2) && !(self.member_id == "") {
+        if v >= 3 && !self.member_id.is_empty() {
             return Err(rt::write::not_in_version("member_id"));
         }
         if v >= 3 {
             n += rt::write::array_size(&self.members, v >= 4, v, "members")?;
         }
-        if !(v >= 3) && !(self.members.is_empty()) {
+        if v <= 2 && !self.members.is_empty() {
             return Err(rt::write::not_in_version("members"));
         }
         if v >= 4 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 2) && !(self.member_id == "") {
+        if v >= 3 && !self.member_id.is_empty() {
             w.fail(rt::write::not_in_version("member_id"));
         }
-        if !(v >= 3) && !(self.members.is_empty()) {
+        if v <= 2 && !self.members.is_empty() {
             w.fail(rt::write::not_in_version("members"));
         }
         w.str(self.group_id, v >= 4, "group_id");
@@ -140,10 +142,10 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
             w.array(&self.members, v >= 4, v, "members");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -300,13 +302,13 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         if v >= 3 {
             n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
         }
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             return Err(rt::write::not_in_version("members[].member_id"));
         }
         if v >= 3 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
         }
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             return Err(rt::write::not_in_version("members[].group_instance_id"));
         }
         if v >= 5 {
@@ -316,17 +318,19 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             w.fail(rt::write::not_in_version("members[].member_id"));
         }
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             w.fail(rt::write::not_in_version("members[].group_instance_id"));
         }
         if v >= 3 {
@@ -339,10 +343,10 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
             w.opt_str(self.reason, v >= 4, v >= 5, "members[].reason");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
+        };
     }
 }
 
@@ -552,30 +556,32 @@ pub mod owned {
             if v <= 2 {
                 n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
             }
-            if !(v <= 2) && !(self.member_id == "") {
+            if v >= 3 && !self.member_id.is_empty() {
                 return Err(rt::write::not_in_version("member_id"));
             }
             if v >= 3 {
                 n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
             }
-            if !(v >= 3) && !(self.members.is_empty()) {
+            if v <= 2 && !self.members.is_empty() {
                 return Err(rt::write::not_in_version("members"));
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 2) && !(self.member_id == "") {
+            if v >= 3 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("member_id"));
             }
-            if !(v >= 3) && !(self.members.is_empty()) {
+            if v <= 2 && !self.members.is_empty() {
                 w.fail(rt::write::not_in_version("members"));
             }
             w.str(&self.group_id, v >= 4, "group_id");
@@ -586,10 +592,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -637,7 +643,7 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
             }
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 return Err(rt::write::not_in_version("members[].member_id"));
             }
             if v >= 3 {
@@ -648,7 +654,7 @@ pub mod owned {
                     "members[].group_instance_id",
                 )?;
             }
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("members[].group_instance_id"));
             }
             if v >= 5 {
@@ -658,18 +664,20 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("members[].member_id"));
             }
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("members[].group_instance_id"));
             }
             if v >= 3 {
@@ -687,10 +695,10 @@ pub mod owned {
                 w.opt_str(self.reason.as_deref(), v >= 4, v >= 5, "members[].reason");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
+            };
         }
     }
 

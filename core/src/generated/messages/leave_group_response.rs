@@ -107,21 +107,23 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
         if v >= 3 {
             n += rt::write::array_size(&self.members, v >= 4, v, "members")?;
         }
-        if !(v >= 3) && !(self.members.is_empty()) {
+        if v <= 2 && !self.members.is_empty() {
             return Err(rt::write::not_in_version("members"));
         }
         if v >= 4 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.members.is_empty()) {
+        if v <= 2 && !self.members.is_empty() {
             w.fail(rt::write::not_in_version("members"));
         }
         if v >= 1 {
@@ -132,10 +134,10 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
             w.array(&self.members, v >= 4, v, "members");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -282,39 +284,41 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         if v >= 3 {
             n += rt::write::str_size(self.member_id, v >= 4, "members[].member_id")?;
         }
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             return Err(rt::write::not_in_version("members[].member_id"));
         }
         if v >= 3 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id")?;
         }
-        if !(v >= 3) && !(self.group_instance_id == Some("")) {
+        if v <= 2 && self.group_instance_id != Some("") {
             return Err(rt::write::not_in_version("members[].group_instance_id"));
         }
         if v >= 3 {
             n += 2;
         }
-        if !(v >= 3) && !(self.error_code == 0_i16) {
+        if v <= 2 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("members[].error_code"));
         }
         if v >= 4 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             w.fail(rt::write::not_in_version("members[].member_id"));
         }
-        if !(v >= 3) && !(self.group_instance_id == Some("")) {
+        if v <= 2 && self.group_instance_id != Some("") {
             w.fail(rt::write::not_in_version("members[].group_instance_id"));
         }
-        if !(v >= 3) && !(self.error_code == 0_i16) {
+        if v <= 2 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("members[].error_code"));
         }
         if v >= 3 {
@@ -327,10 +331,10 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
             w.i16(self.error_code, "members[].error_code");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
+        };
     }
 }
 
@@ -542,21 +546,23 @@ pub mod owned {
             if v >= 3 {
                 n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
             }
-            if !(v >= 3) && !(self.members.is_empty()) {
+            if v <= 2 && !self.members.is_empty() {
                 return Err(rt::write::not_in_version("members"));
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.members.is_empty()) {
+            if v <= 2 && !self.members.is_empty() {
                 w.fail(rt::write::not_in_version("members"));
             }
             if v >= 1 {
@@ -567,10 +573,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -618,7 +624,7 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
             }
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 return Err(rt::write::not_in_version("members[].member_id"));
             }
             if v >= 3 {
@@ -629,34 +635,36 @@ pub mod owned {
                     "members[].group_instance_id",
                 )?;
             }
-            if !(v >= 3) && !(self.group_instance_id.as_deref() == Some("")) {
+            if v <= 2 && self.group_instance_id.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("members[].group_instance_id"));
             }
             if v >= 3 {
                 n += 2;
             }
-            if !(v >= 3) && !(self.error_code == 0_i16) {
+            if v <= 2 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("members[].error_code"));
             }
             if v >= 4 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("members[].member_id"));
             }
-            if !(v >= 3) && !(self.group_instance_id.as_deref() == Some("")) {
+            if v <= 2 && self.group_instance_id.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("members[].group_instance_id"));
             }
-            if !(v >= 3) && !(self.error_code == 0_i16) {
+            if v <= 2 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("members[].error_code"));
             }
             if v >= 3 {
@@ -670,7 +678,7 @@ pub mod owned {
                     "members[].group_instance_id",
                 );
             }
-            if (v >= 3) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("members[].error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;
@@ -680,10 +688,10 @@ pub mod owned {
                     w.i16(self.error_code, "members[].error_code");
                 }
                 if v >= 4 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields")
+                };
             }
         }
     }

@@ -56,11 +56,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             resource_types,
             unknown_tagged_fields,
@@ -79,9 +75,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         if v >= 1 {
             rt::visit::array::<i8, V>(c, true, false, v, fields::RESOURCE_TYPES, vis, "resource_types")?;
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -92,31 +86,25 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         if v >= 1 {
             n += rt::write::array_size(&self.resource_types, true, v, "resource_types")?;
         }
-        if !(v >= 1) && !(self.resource_types.is_empty()) {
+        if v <= 0 && !self.resource_types.is_empty() {
             return Err(rt::write::not_in_version("resource_types"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.resource_types.is_empty()) {
+        if v <= 0 && !self.resource_types.is_empty() {
             w.fail(rt::write::not_in_version("resource_types"));
         }
         if v >= 1 {
             w.array(&self.resource_types, true, v, "resource_types");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -215,31 +203,25 @@ pub mod owned {
             if v >= 1 {
                 n += rt::owned::vec_size(&self.resource_types, true, v, "resource_types")?;
             }
-            if !(v >= 1) && !(self.resource_types.is_empty()) {
+            if v <= 0 && !self.resource_types.is_empty() {
                 return Err(rt::write::not_in_version("resource_types"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.resource_types.is_empty()) {
+            if v <= 0 && !self.resource_types.is_empty() {
                 w.fail(rt::write::not_in_version("resource_types"));
             }
             if v >= 1 {
                 rt::owned::write_vec(w, &self.resource_types, true, v, "resource_types");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

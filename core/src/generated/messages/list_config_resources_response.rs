@@ -62,11 +62,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
         let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let config_resources = rt::read::array::<ConfigResource<'a>>(c, true, v, "config_resources")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -95,9 +91,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
             vis,
             "config_resources",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -106,12 +100,10 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
         n += rt::write::array_size(&self.config_resources, true, v, "config_resources")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -120,11 +112,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.i16(self.error_code, "error_code");
         w.array(&self.config_resources, true, v, "config_resources");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -178,11 +166,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         } else {
             16_i8
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "config_resources[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "config_resources[]._tagged_fields")?;
         Ok(Self {
             resource_name,
             resource_type,
@@ -199,9 +183,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         if v >= 1 {
             rt::read::i8(c, "config_resources[].resource_type")?;
         }
-        if true {
-            rt::read::check_tags(c, "config_resources[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "config_resources[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -234,14 +216,12 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
                 rt::read::i8(c, "config_resources[].resource_type")?,
             );
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::CONFIG_RESOURCES_TAGGED_FIELDS,
-                vis,
-                "config_resources[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::CONFIG_RESOURCES_TAGGED_FIELDS,
+            vis,
+            "config_resources[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -253,12 +233,10 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         if v >= 1 {
             n += 1;
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("config_resources[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -268,11 +246,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         if v >= 1 {
             w.i8(self.resource_type, "config_resources[].resource_type");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "config_resources[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -462,12 +436,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.config_resources, true, v, "config_resources")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -478,11 +450,7 @@ pub mod owned {
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.config_resources, true, v, "config_resources");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -527,12 +495,10 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("config_resources[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -549,11 +515,7 @@ pub mod owned {
                 if v >= 1 {
                     w.i8(self.resource_type, "config_resources[].resource_type");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "config_resources[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -105,30 +105,32 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         if v >= 4 {
             n += rt::write::array_size(&self.states_filter, v >= 3, v, "states_filter")?;
         }
-        if !(v >= 4) && !(self.states_filter.is_empty()) {
+        if v <= 3 && !self.states_filter.is_empty() {
             return Err(rt::write::not_in_version("states_filter"));
         }
         if v >= 5 {
             n += rt::write::array_size(&self.types_filter, v >= 3, v, "types_filter")?;
         }
-        if !(v >= 5) && !(self.types_filter.is_empty()) {
+        if v <= 4 && !self.types_filter.is_empty() {
             return Err(rt::write::not_in_version("types_filter"));
         }
         if v >= 3 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.states_filter.is_empty()) {
+        if v <= 3 && !self.states_filter.is_empty() {
             w.fail(rt::write::not_in_version("states_filter"));
         }
-        if !(v >= 5) && !(self.types_filter.is_empty()) {
+        if v <= 4 && !self.types_filter.is_empty() {
             w.fail(rt::write::not_in_version("types_filter"));
         }
         if v >= 4 {
@@ -138,10 +140,10 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
             w.array(&self.types_filter, v >= 3, v, "types_filter");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -262,30 +264,32 @@ pub mod owned {
             if v >= 4 {
                 n += rt::owned::vec_size(&self.states_filter, v >= 3, v, "states_filter")?;
             }
-            if !(v >= 4) && !(self.states_filter.is_empty()) {
+            if v <= 3 && !self.states_filter.is_empty() {
                 return Err(rt::write::not_in_version("states_filter"));
             }
             if v >= 5 {
                 n += rt::owned::vec_size(&self.types_filter, v >= 3, v, "types_filter")?;
             }
-            if !(v >= 5) && !(self.types_filter.is_empty()) {
+            if v <= 4 && !self.types_filter.is_empty() {
                 return Err(rt::write::not_in_version("types_filter"));
             }
             if v >= 3 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.states_filter.is_empty()) {
+            if v <= 3 && !self.states_filter.is_empty() {
                 w.fail(rt::write::not_in_version("states_filter"));
             }
-            if !(v >= 5) && !(self.types_filter.is_empty()) {
+            if v <= 4 && !self.types_filter.is_empty() {
                 w.fail(rt::write::not_in_version("types_filter"));
             }
             if v >= 4 {
@@ -295,10 +299,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.types_filter, v >= 3, v, "types_filter");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 

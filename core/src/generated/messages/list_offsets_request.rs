@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.isolation_level == 0_i8) {
+        if v <= 1 && self.isolation_level != 0_i8 {
             return Err(rt::write::not_in_version("isolation_level"));
         }
         n += rt::write::array_size(&self.topics, v >= 6, v, "topics")?;
@@ -121,14 +121,16 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.isolation_level == 0_i8) {
+        if v <= 1 && self.isolation_level != 0_i8 {
             w.fail(rt::write::not_in_version("isolation_level"));
         }
         w.i32(self.replica_id, "replica_id");
@@ -140,10 +142,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
             w.i32(self.timeout_ms, "timeout_ms");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -263,8 +265,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -273,10 +277,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         w.str(self.name, v >= 6, "topics[].name");
         w.array(&self.partitions, v >= 6, v, "topics[].partitions");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -435,21 +439,23 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
         if v <= 0 {
             n += 4;
         }
-        if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+        if v >= 1 && self.max_num_offsets != 1_i32 {
             return Err(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+        if v >= 1 && self.max_num_offsets != 1_i32 {
             w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -461,10 +467,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
             w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -757,7 +763,7 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.isolation_level == 0_i8) {
+            if v <= 1 && self.isolation_level != 0_i8 {
                 return Err(rt::write::not_in_version("isolation_level"));
             }
             n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
@@ -768,14 +774,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.isolation_level == 0_i8) {
+            if v <= 1 && self.isolation_level != 0_i8 {
                 w.fail(rt::write::not_in_version("isolation_level"));
             }
             w.i32(self.replica_id, "replica_id");
@@ -783,7 +791,7 @@ pub mod owned {
                 w.i8(self.isolation_level, "isolation_level");
             }
             rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
-            if (v >= 10) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 10 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("timeout_ms") {
                     r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
                     r[4] = 0;
@@ -793,10 +801,10 @@ pub mod owned {
                     w.i32(self.timeout_ms, "timeout_ms");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -844,8 +852,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -855,10 +865,10 @@ pub mod owned {
             w.str(&self.name, v >= 6, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -913,22 +923,24 @@ pub mod owned {
             if v <= 0 {
                 n += 4;
             }
-            if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+            if v >= 1 && self.max_num_offsets != 1_i32 {
                 return Err(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+            if v >= 1 && self.max_num_offsets != 1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -936,7 +948,7 @@ pub mod owned {
                 w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
             }
             w.i64(self.timestamp, "topics[].partitions[].timestamp");
-            if (v <= 0) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if false {
                 if let Some(r) = w.run::<5>("topics[].partitions[].max_num_offsets") {
                     r[0..4].copy_from_slice(&self.max_num_offsets.to_be_bytes());
                     r[4] = 0;
@@ -946,10 +958,10 @@ pub mod owned {
                     w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+                };
             }
         }
     }

@@ -102,8 +102,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -114,10 +116,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
         }
         w.array(&self.topics, v >= 6, v, "topics");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -237,8 +239,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -247,10 +251,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
         w.str(self.name, v >= 6, "topics[].name");
         w.array(&self.partitions, v >= 6, v, "topics[].partitions");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -479,48 +483,50 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
                 "topics[].partitions[].old_style_offsets",
             )?;
         }
-        if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+        if v >= 1 && !self.old_style_offsets.is_empty() {
             return Err(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
         }
         if v >= 1 {
             n += 8;
         }
-        if !(v >= 1) && !(self.timestamp == -1_i64) {
+        if v <= 0 && self.timestamp != -1_i64 {
             return Err(rt::write::not_in_version("topics[].partitions[].timestamp"));
         }
         if v >= 1 {
             n += 8;
         }
-        if !(v >= 1) && !(self.offset == -1_i64) {
+        if v <= 0 && self.offset != -1_i64 {
             return Err(rt::write::not_in_version("topics[].partitions[].offset"));
         }
         if v >= 4 {
             n += 4;
         }
-        if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+        if v <= 3 && self.leader_epoch != -1_i32 {
             return Err(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+        if v >= 1 && !self.old_style_offsets.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
         }
-        if !(v >= 1) && !(self.timestamp == -1_i64) {
+        if v <= 0 && self.timestamp != -1_i64 {
             w.fail(rt::write::not_in_version("topics[].partitions[].timestamp"));
         }
-        if !(v >= 1) && !(self.offset == -1_i64) {
+        if v <= 0 && self.offset != -1_i64 {
             w.fail(rt::write::not_in_version("topics[].partitions[].offset"));
         }
-        if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+        if v <= 3 && self.leader_epoch != -1_i32 {
             w.fail(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -543,10 +549,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -836,8 +842,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -848,10 +856,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -898,8 +906,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -909,10 +919,10 @@ pub mod owned {
             w.str(&self.name, v >= 6, "topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -977,49 +987,51 @@ pub mod owned {
                     "topics[].partitions[].old_style_offsets",
                 )?;
             }
-            if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+            if v >= 1 && !self.old_style_offsets.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
             }
             if v >= 1 {
                 n += 8;
             }
-            if !(v >= 1) && !(self.timestamp == -1_i64) {
+            if v <= 0 && self.timestamp != -1_i64 {
                 return Err(rt::write::not_in_version("topics[].partitions[].timestamp"));
             }
             if v >= 1 {
                 n += 8;
             }
-            if !(v >= 1) && !(self.offset == -1_i64) {
+            if v <= 0 && self.offset != -1_i64 {
                 return Err(rt::write::not_in_version("topics[].partitions[].offset"));
             }
             if v >= 4 {
                 n += 4;
             }
-            if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+            if v <= 3 && self.leader_epoch != -1_i32 {
                 return Err(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+            if v >= 1 && !self.old_style_offsets.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
             }
-            if !(v >= 1) && !(self.timestamp == -1_i64) {
+            if v <= 0 && self.timestamp != -1_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].timestamp"));
             }
-            if !(v >= 1) && !(self.offset == -1_i64) {
+            if v <= 0 && self.offset != -1_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].offset"));
             }
-            if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+            if v <= 3 && self.leader_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
             }
             if let Some(r) = w.run::<6>("topics[].partitions[].partition_index") {
@@ -1041,7 +1053,7 @@ pub mod owned {
                     r[8..16].copy_from_slice(&self.offset.to_be_bytes());
                 }
             }
-            if (v >= 4) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].partitions[].leader_epoch") {
                     r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[4] = 0;
@@ -1051,10 +1063,10 @@ pub mod owned {
                     w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+                };
             }
         }
     }

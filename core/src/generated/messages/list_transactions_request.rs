@@ -67,11 +67,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         } else {
             None
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             state_filters,
             producer_id_filters,
@@ -109,9 +105,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
                 rt::read::opt_str(c, true, v >= 2, "transactional_id_pattern")?,
             );
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -124,30 +118,28 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         if v >= 1 {
             n += 8;
         }
-        if !(v >= 1) && !(self.duration_filter == -1_i64) {
+        if v <= 0 && self.duration_filter != -1_i64 {
             return Err(rt::write::not_in_version("duration_filter"));
         }
         if v >= 2 {
             n += rt::write::opt_str_size(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern")?;
         }
-        if !(v >= 2) && !(self.transactional_id_pattern == None) {
+        if v <= 1 && self.transactional_id_pattern.is_some() {
             return Err(rt::write::not_in_version("transactional_id_pattern"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.duration_filter == -1_i64) {
+        if v <= 0 && self.duration_filter != -1_i64 {
             w.fail(rt::write::not_in_version("duration_filter"));
         }
-        if !(v >= 2) && !(self.transactional_id_pattern == None) {
+        if v <= 1 && self.transactional_id_pattern.is_some() {
             w.fail(rt::write::not_in_version("transactional_id_pattern"));
         }
         w.array(&self.state_filters, true, v, "state_filters");
@@ -158,11 +150,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         if v >= 2 {
             w.opt_str(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -331,7 +319,7 @@ pub mod owned {
             if v >= 1 {
                 n += 8;
             }
-            if !(v >= 1) && !(self.duration_filter == -1_i64) {
+            if v <= 0 && self.duration_filter != -1_i64 {
                 return Err(rt::write::not_in_version("duration_filter"));
             }
             if v >= 2 {
@@ -342,24 +330,22 @@ pub mod owned {
                     "transactional_id_pattern",
                 )?;
             }
-            if !(v >= 2) && !(self.transactional_id_pattern.is_none()) {
+            if v <= 1 && self.transactional_id_pattern.is_some() {
                 return Err(rt::write::not_in_version("transactional_id_pattern"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.duration_filter == -1_i64) {
+            if v <= 0 && self.duration_filter != -1_i64 {
                 w.fail(rt::write::not_in_version("duration_filter"));
             }
-            if !(v >= 2) && !(self.transactional_id_pattern.is_none()) {
+            if v <= 1 && self.transactional_id_pattern.is_some() {
                 w.fail(rt::write::not_in_version("transactional_id_pattern"));
             }
             rt::owned::write_vec(w, &self.state_filters, true, v, "state_filters");
@@ -375,11 +361,7 @@ pub mod owned {
                     "transactional_id_pattern",
                 );
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

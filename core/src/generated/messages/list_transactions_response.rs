@@ -66,11 +66,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let unknown_state_filters = rt::read::array::<&'a str>(c, true, v, "unknown_state_filters")?;
         let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -109,9 +105,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
             vis,
             "transaction_states",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -121,12 +115,10 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         let mut n: usize = 6;
         n += rt::write::array_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
         n += rt::write::array_size(&self.transaction_states, true, v, "transaction_states")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -136,11 +128,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         w.i16(self.error_code, "error_code");
         w.array(&self.unknown_state_filters, true, v, "unknown_state_filters");
         w.array(&self.transaction_states, true, v, "transaction_states");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -188,11 +176,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
         let producer_id = rt::read::i64(c, "transaction_states[].producer_id")?;
         let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?;
         Ok(Self {
             transactional_id,
             producer_id,
@@ -209,9 +193,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         rt::read::str(c, true, "transaction_states[].transactional_id")?;
         rt::read::i64(c, "transaction_states[].producer_id")?;
         rt::read::str(c, true, "transaction_states[].transaction_state")?;
-        if true {
-            rt::read::check_tags(c, "transaction_states[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "transaction_states[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -245,14 +227,12 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
             fields::TRANSACTION_STATES_TRANSACTION_STATE,
             Some(rt::read::str(c, true, "transaction_states[].transaction_state")?),
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TRANSACTION_STATES_TAGGED_FIELDS,
-                vis,
-                "transaction_states[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TRANSACTION_STATES_TAGGED_FIELDS,
+            vis,
+            "transaction_states[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -262,12 +242,10 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         let mut n: usize = 8;
         n += rt::write::str_size(self.transactional_id, true, "transaction_states[].transactional_id")?;
         n += rt::write::str_size(self.transaction_state, true, "transaction_states[].transaction_state")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("transaction_states[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -276,11 +254,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         w.str(self.transactional_id, true, "transaction_states[].transactional_id");
         w.i64(self.producer_id, "transaction_states[].producer_id");
         w.str(self.transaction_state, true, "transaction_states[].transaction_state");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "transaction_states[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -509,12 +483,10 @@ pub mod owned {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
             n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -526,11 +498,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.unknown_state_filters, true, v, "unknown_state_filters");
             rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -577,12 +545,10 @@ pub mod owned {
             let mut n: usize = 8;
             n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
             n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("transaction_states[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -592,11 +558,7 @@ pub mod owned {
             w.str(&self.transactional_id, true, "transaction_states[].transactional_id");
             w.i64(self.producer_id, "transaction_states[].producer_id");
             w.str(&self.transaction_state, true, "transaction_states[].transaction_state");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "transaction_states[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

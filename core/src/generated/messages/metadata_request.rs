@@ -127,39 +127,41 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
         if v >= 4 {
             n += 1;
         }
-        if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+        if v <= 3 && !self.allow_auto_topic_creation {
             return Err(rt::write::not_in_version("allow_auto_topic_creation"));
         }
         if (8..=10).contains(&v) {
             n += 1;
         }
-        if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+        if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
             return Err(rt::write::not_in_version("include_cluster_authorized_operations"));
         }
         if v >= 8 {
             n += 1;
         }
-        if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+        if v <= 7 && self.include_topic_authorized_operations {
             return Err(rt::write::not_in_version("include_topic_authorized_operations"));
         }
         if v >= 9 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+        if v <= 3 && !self.allow_auto_topic_creation {
             w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
         }
-        if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+        if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
             w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
         }
-        if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+        if v <= 7 && self.include_topic_authorized_operations {
             w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
         }
         w.opt_array(&self.topics, v >= 9, v >= 1, v, "topics");
@@ -179,10 +181,10 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
             );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -309,8 +311,10 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -321,10 +325,10 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         }
         w.opt_str(self.name, v >= 9, v >= 10, "topics[].name");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -538,39 +542,41 @@ pub mod owned {
             if v >= 4 {
                 n += 1;
             }
-            if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+            if v <= 3 && !self.allow_auto_topic_creation {
                 return Err(rt::write::not_in_version("allow_auto_topic_creation"));
             }
             if (8..=10).contains(&v) {
                 n += 1;
             }
-            if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+            if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
                 return Err(rt::write::not_in_version("include_cluster_authorized_operations"));
             }
             if v >= 8 {
                 n += 1;
             }
-            if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+            if v <= 7 && self.include_topic_authorized_operations {
                 return Err(rt::write::not_in_version("include_topic_authorized_operations"));
             }
             if v >= 9 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+            if v <= 3 && !self.allow_auto_topic_creation {
                 w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
             }
-            if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+            if (v <= 7 || v >= 11) && self.include_cluster_authorized_operations {
                 w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
             }
-            if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+            if v <= 7 && self.include_topic_authorized_operations {
                 w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
             }
             rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 9, v >= 1, v, "topics");
@@ -583,7 +589,7 @@ pub mod owned {
                     "include_cluster_authorized_operations",
                 );
             }
-            if (v >= 8) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+            if v >= 9 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("include_topic_authorized_operations") {
                     r[0] = u8::from(self.include_topic_authorized_operations);
                     r[1] = 0;
@@ -596,10 +602,10 @@ pub mod owned {
                     );
                 }
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -649,8 +655,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -662,10 +670,10 @@ pub mod owned {
             }
             w.opt_str(self.name.as_deref(), v >= 9, v >= 10, "topics[].name");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 

@@ -158,7 +158,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         if (8..=10).contains(&v) {
             n += 4;
         }
-        if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+        if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
             return Err(rt::write::not_in_version("cluster_authorized_operations"));
         }
         if v >= 13 {
@@ -168,14 +168,16 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+        if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
             w.fail(rt::write::not_in_version("cluster_authorized_operations"));
         }
         if v >= 3 {
@@ -196,10 +198,10 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
             w.i16(self.error_code, "error_code");
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -336,8 +338,10 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -350,10 +354,10 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
             w.opt_str(self.rack, v >= 9, v >= 1, "brokers[].rack");
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields")
+        };
     }
 }
 
@@ -540,21 +544,23 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
         if v >= 8 {
             n += 4;
         }
-        if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+        if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
             return Err(rt::write::not_in_version("topics[].topic_authorized_operations"));
         }
         if v >= 9 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+        if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
             w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
         }
         w.i16(self.error_code, "topics[].error_code");
@@ -570,10 +576,10 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
             w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -804,8 +810,10 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -828,10 +836,10 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
             );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -1397,7 +1405,7 @@ pub mod owned {
             if (8..=10).contains(&v) {
                 n += 4;
             }
-            if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+            if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
                 return Err(rt::write::not_in_version("cluster_authorized_operations"));
             }
             if v >= 13 {
@@ -1407,14 +1415,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+            if (v <= 7 || v >= 11) && self.cluster_authorized_operations != -2147483648_i32 {
                 w.fail(rt::write::not_in_version("cluster_authorized_operations"));
             }
             if v >= 3 {
@@ -1431,7 +1441,7 @@ pub mod owned {
             if (8..=10).contains(&v) {
                 w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
             }
-            if (v >= 13) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+            if v >= 13 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;
@@ -1441,10 +1451,10 @@ pub mod owned {
                     w.i16(self.error_code, "error_code");
                 }
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -1502,8 +1512,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1517,10 +1529,10 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 9, v >= 1, "brokers[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields")
+            };
         }
     }
 
@@ -1588,22 +1600,24 @@ pub mod owned {
             if v >= 8 {
                 n += 4;
             }
-            if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+            if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
                 return Err(rt::write::not_in_version("topics[].topic_authorized_operations"));
             }
             if v >= 9 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+            if v <= 7 && self.topic_authorized_operations != -2147483648_i32 {
                 w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
             }
             w.i16(self.error_code, "topics[].error_code");
@@ -1615,7 +1629,7 @@ pub mod owned {
                 w.bool(self.is_internal, "topics[].is_internal");
             }
             rt::owned::write_vec(w, &self.partitions, v >= 9, v, "topics[].partitions");
-            if (v >= 8) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+            if v >= 9 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("topics[].topic_authorized_operations") {
                     r[0..4].copy_from_slice(&self.topic_authorized_operations.to_be_bytes());
                     r[4] = 0;
@@ -1625,10 +1639,10 @@ pub mod owned {
                     w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
                 }
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+                };
             }
         }
     }
@@ -1707,8 +1721,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1735,10 +1751,10 @@ pub mod owned {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
         }
     }
 

@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         if v >= 7 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 8, v >= 7, "group_instance_id")?;
         }
-        if !(v >= 7) && !(self.group_instance_id == None) {
+        if v <= 6 && self.group_instance_id.is_some() {
             return Err(rt::write::not_in_version("group_instance_id"));
         }
         if (2..=4).contains(&v) {
@@ -158,14 +158,16 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 7) && !(self.group_instance_id == None) {
+        if v <= 6 && self.group_instance_id.is_some() {
             w.fail(rt::write::not_in_version("group_instance_id"));
         }
         w.str(self.group_id, v >= 8, "group_id");
@@ -183,10 +185,10 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         }
         w.array(&self.topics, v >= 8, v, "topics");
         if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -340,8 +342,10 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -355,10 +359,10 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         }
         w.array(&self.partitions, v >= 8, v, "topics[].partitions");
         if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -541,7 +545,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
         if v == 1 {
             n += 8;
         }
-        if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+        if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
             return Err(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
         }
         n += rt::write::opt_str_size(
@@ -554,14 +558,16 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+        if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
             w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -582,10 +588,10 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
             "topics[].partitions[].committed_metadata",
         );
         if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -961,7 +967,7 @@ pub mod owned {
             if v >= 7 {
                 n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 8, v >= 7, "group_instance_id")?;
             }
-            if !(v >= 7) && !(self.group_instance_id.is_none()) {
+            if v <= 6 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
             }
             if (2..=4).contains(&v) {
@@ -972,14 +978,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 7) && !(self.group_instance_id.is_none()) {
+            if v <= 6 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
             w.str(&self.group_id, v >= 8, "group_id");
@@ -997,10 +1005,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.topics, v >= 8, v, "topics");
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1056,8 +1064,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1072,10 +1082,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partitions, v >= 8, v, "topics[].partitions");
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -1134,7 +1144,7 @@ pub mod owned {
             if v == 1 {
                 n += 8;
             }
-            if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+            if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
                 return Err(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
             }
             n += rt::write::opt_str_size(
@@ -1147,15 +1157,17 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+            if (v <= 0 || v >= 2) && self.commit_timestamp != -1_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
             }
             if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
@@ -1178,10 +1190,10 @@ pub mod owned {
                 "topics[].partitions[].committed_metadata",
             );
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
         }
     }
 

@@ -130,48 +130,50 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         if v <= 7 {
             n += rt::write::str_size(self.group_id, v >= 6, "group_id")?;
         }
-        if !(v <= 7) && !(self.group_id == "") {
+        if v >= 8 && !self.group_id.is_empty() {
             return Err(rt::write::not_in_version("group_id"));
         }
         if v <= 7 {
             n += rt::write::opt_array_size(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics")?;
         }
-        if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+        if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
             return Err(rt::write::not_in_version("topics"));
         }
         if v >= 8 {
             n += rt::write::array_size(&self.groups, v >= 6, v, "groups")?;
         }
-        if !(v >= 8) && !(self.groups.is_empty()) {
+        if v <= 7 && !self.groups.is_empty() {
             return Err(rt::write::not_in_version("groups"));
         }
         if v >= 7 {
             n += 1;
         }
-        if !(v >= 7) && !(self.require_stable == false) {
+        if v <= 6 && self.require_stable {
             return Err(rt::write::not_in_version("require_stable"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 7) && !(self.group_id == "") {
+        if v >= 8 && !self.group_id.is_empty() {
             w.fail(rt::write::not_in_version("group_id"));
         }
-        if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+        if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
             w.fail(rt::write::not_in_version("topics"));
         }
-        if !(v >= 8) && !(self.groups.is_empty()) {
+        if v <= 7 && !self.groups.is_empty() {
             w.fail(rt::write::not_in_version("groups"));
         }
-        if !(v >= 7) && !(self.require_stable == false) {
+        if v <= 6 && self.require_stable {
             w.fail(rt::write::not_in_version("require_stable"));
         }
         if v <= 7 {
@@ -187,10 +189,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
             w.bool(self.require_stable, "require_stable");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -327,30 +329,32 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         if v <= 7 {
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
         }
-        if !(v <= 7) && !(self.name == "") {
+        if v >= 8 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("topics[].name"));
         }
         if v <= 7 {
             n += rt::write::array_size(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
         }
-        if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+        if v >= 8 && !self.partition_indexes.is_empty() {
             return Err(rt::write::not_in_version("topics[].partition_indexes"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 7) && !(self.name == "") {
+        if v >= 8 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("topics[].name"));
         }
-        if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+        if v >= 8 && !self.partition_indexes.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partition_indexes"));
         }
         if v <= 7 {
@@ -360,10 +364,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
             w.array(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -536,7 +540,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         if v >= 8 {
             n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
         }
-        if !(v >= 8) && !(self.group_id == "") {
+        if v <= 7 && !self.group_id.is_empty() {
             return Err(rt::write::not_in_version("groups[].group_id"));
         }
         if v >= 9 {
@@ -548,24 +552,26 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         if v >= 8 {
             n += rt::write::opt_array_size(&self.topics, v >= 6, v >= 8, v, "groups[].topics")?;
         }
-        if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+        if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
             return Err(rt::write::not_in_version("groups[].topics"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.group_id == "") {
+        if v <= 7 && !self.group_id.is_empty() {
             w.fail(rt::write::not_in_version("groups[].group_id"));
         }
-        if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+        if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
             w.fail(rt::write::not_in_version("groups[].topics"));
         }
         if v >= 8 {
@@ -581,10 +587,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
             w.opt_array(&self.topics, v >= 6, v >= 8, v, "groups[].topics");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+        };
     }
 }
 
@@ -755,21 +761,23 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
                 "groups[].topics[].partition_indexes",
             )?;
         }
-        if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+        if v <= 7 && !self.partition_indexes.is_empty() {
             return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+        if v <= 7 && !self.partition_indexes.is_empty() {
             w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
         }
         if (8..=9).contains(&v) {
@@ -787,10 +795,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
             );
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
+        };
     }
 }
 
@@ -1146,48 +1154,50 @@ pub mod owned {
             if v <= 7 {
                 n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
             }
-            if !(v <= 7) && !(self.group_id == "") {
+            if v >= 8 && !self.group_id.is_empty() {
                 return Err(rt::write::not_in_version("group_id"));
             }
             if v <= 7 {
                 n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, (2..=7).contains(&v), v, "topics")?;
             }
-            if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+            if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("topics"));
             }
             if v >= 8 {
                 n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
             }
-            if !(v >= 8) && !(self.groups.is_empty()) {
+            if v <= 7 && !self.groups.is_empty() {
                 return Err(rt::write::not_in_version("groups"));
             }
             if v >= 7 {
                 n += 1;
             }
-            if !(v >= 7) && !(self.require_stable == false) {
+            if v <= 6 && self.require_stable {
                 return Err(rt::write::not_in_version("require_stable"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 7) && !(self.group_id == "") {
+            if v >= 8 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("group_id"));
             }
-            if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+            if v >= 8 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                 w.fail(rt::write::not_in_version("topics"));
             }
-            if !(v >= 8) && !(self.groups.is_empty()) {
+            if v <= 7 && !self.groups.is_empty() {
                 w.fail(rt::write::not_in_version("groups"));
             }
-            if !(v >= 7) && !(self.require_stable == false) {
+            if v <= 6 && self.require_stable {
                 w.fail(rt::write::not_in_version("require_stable"));
             }
             if v <= 7 {
@@ -1199,7 +1209,7 @@ pub mod owned {
             if v >= 8 {
                 rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
             }
-            if (v >= 7) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 7 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("require_stable") {
                     r[0] = u8::from(self.require_stable);
                     r[1] = 0;
@@ -1209,10 +1219,10 @@ pub mod owned {
                     w.bool(self.require_stable, "require_stable");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }
@@ -1257,31 +1267,33 @@ pub mod owned {
             if v <= 7 {
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
             }
-            if !(v <= 7) && !(self.name == "") {
+            if v >= 8 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("topics[].name"));
             }
             if v <= 7 {
                 n += rt::owned::vec_size(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
             }
-            if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+            if v >= 8 && !self.partition_indexes.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partition_indexes"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 7) && !(self.name == "") {
+            if v >= 8 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
-            if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+            if v >= 8 && !self.partition_indexes.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partition_indexes"));
             }
             if v <= 7 {
@@ -1291,10 +1303,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_indexes, v >= 6, v, "topics[].partition_indexes");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -1346,7 +1358,7 @@ pub mod owned {
             if v >= 8 {
                 n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
             }
-            if !(v >= 8) && !(self.group_id == "") {
+            if v <= 7 && !self.group_id.is_empty() {
                 return Err(rt::write::not_in_version("groups[].group_id"));
             }
             if v >= 9 {
@@ -1358,25 +1370,27 @@ pub mod owned {
             if v >= 8 {
                 n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, v >= 8, v, "groups[].topics")?;
             }
-            if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+            if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("groups[].topics"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.group_id == "") {
+            if v <= 7 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].group_id"));
             }
-            if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+            if v <= 7 && !self.topics.as_ref().is_some_and(|a| a.is_empty()) {
                 w.fail(rt::write::not_in_version("groups[].topics"));
             }
             if v >= 8 {
@@ -1392,10 +1406,10 @@ pub mod owned {
                 rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, v >= 8, v, "groups[].topics");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+            };
         }
     }
 
@@ -1454,22 +1468,24 @@ pub mod owned {
                     "groups[].topics[].partition_indexes",
                 )?;
             }
-            if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+            if v <= 7 && !self.partition_indexes.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+            if v <= 7 && !self.partition_indexes.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
             }
             if (8..=9).contains(&v) {
@@ -1488,10 +1504,10 @@ pub mod owned {
                 );
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
+            };
         }
     }
 

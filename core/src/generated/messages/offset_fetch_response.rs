@@ -124,7 +124,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         if v <= 7 {
             n += rt::write::array_size(&self.topics, v >= 6, v, "topics")?;
         }
-        if !(v <= 7) && !(self.topics.is_empty()) {
+        if v >= 8 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("topics"));
         }
         if (2..=7).contains(&v) {
@@ -133,24 +133,26 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         if v >= 8 {
             n += rt::write::array_size(&self.groups, v >= 6, v, "groups")?;
         }
-        if !(v >= 8) && !(self.groups.is_empty()) {
+        if v <= 7 && !self.groups.is_empty() {
             return Err(rt::write::not_in_version("groups"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 7) && !(self.topics.is_empty()) {
+        if v >= 8 && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("topics"));
         }
-        if !(v >= 8) && !(self.groups.is_empty()) {
+        if v <= 7 && !self.groups.is_empty() {
             w.fail(rt::write::not_in_version("groups"));
         }
         if v >= 3 {
@@ -166,10 +168,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
             w.array(&self.groups, v >= 6, v, "groups");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -306,30 +308,32 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         if v <= 7 {
             n += rt::write::str_size(self.name, v >= 6, "topics[].name")?;
         }
-        if !(v <= 7) && !(self.name == "") {
+        if v >= 8 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("topics[].name"));
         }
         if v <= 7 {
             n += rt::write::array_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
         }
-        if !(v <= 7) && !(self.partitions.is_empty()) {
+        if v >= 8 && !self.partitions.is_empty() {
             return Err(rt::write::not_in_version("topics[].partitions"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 7) && !(self.name == "") {
+        if v >= 8 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("topics[].name"));
         }
-        if !(v <= 7) && !(self.partitions.is_empty()) {
+        if v >= 8 && !self.partitions.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partitions"));
         }
         if v <= 7 {
@@ -339,10 +343,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
             w.array(&self.partitions, v >= 6, v, "topics[].partitions");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -491,39 +495,41 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         if v >= 8 {
             n += rt::write::str_size(self.group_id, v >= 6, "groups[].group_id")?;
         }
-        if !(v >= 8) && !(self.group_id == "") {
+        if v <= 7 && !self.group_id.is_empty() {
             return Err(rt::write::not_in_version("groups[].group_id"));
         }
         if v >= 8 {
             n += rt::write::array_size(&self.topics, v >= 6, v, "groups[].topics")?;
         }
-        if !(v >= 8) && !(self.topics.is_empty()) {
+        if v <= 7 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("groups[].topics"));
         }
         if v >= 8 {
             n += 2;
         }
-        if !(v >= 8) && !(self.error_code == 0_i16) {
+        if v <= 7 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("groups[].error_code"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.group_id == "") {
+        if v <= 7 && !self.group_id.is_empty() {
             w.fail(rt::write::not_in_version("groups[].group_id"));
         }
-        if !(v >= 8) && !(self.topics.is_empty()) {
+        if v <= 7 && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("groups[].topics"));
         }
-        if !(v >= 8) && !(self.error_code == 0_i16) {
+        if v <= 7 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("groups[].error_code"));
         }
         if v >= 8 {
@@ -536,10 +542,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
             w.i16(self.error_code, "groups[].error_code");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+        };
     }
 }
 
@@ -744,13 +750,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         if v <= 7 {
             n += 4;
         }
-        if !(v <= 7) && !(self.partition_index == 0_i32) {
+        if v >= 8 && self.partition_index != 0_i32 {
             return Err(rt::write::not_in_version("topics[].partitions[].partition_index"));
         }
         if v <= 7 {
             n += 8;
         }
-        if !(v <= 7) && !(self.committed_offset == 0_i64) {
+        if v >= 8 && self.committed_offset != 0_i64 {
             return Err(rt::write::not_in_version("topics[].partitions[].committed_offset"));
         }
         if (5..=7).contains(&v) {
@@ -759,36 +765,38 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         if v <= 7 {
             n += rt::write::opt_str_size(self.metadata, v >= 6, v <= 7, "topics[].partitions[].metadata")?;
         }
-        if !(v <= 7) && !(self.metadata == Some("")) {
+        if v >= 8 && self.metadata != Some("") {
             return Err(rt::write::not_in_version("topics[].partitions[].metadata"));
         }
         if v <= 7 {
             n += 2;
         }
-        if !(v <= 7) && !(self.error_code == 0_i16) {
+        if v >= 8 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("topics[].partitions[].error_code"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 7) && !(self.partition_index == 0_i32) {
+        if v >= 8 && self.partition_index != 0_i32 {
             w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
         }
-        if !(v <= 7) && !(self.committed_offset == 0_i64) {
+        if v >= 8 && self.committed_offset != 0_i64 {
             w.fail(rt::write::not_in_version("topics[].partitions[].committed_offset"));
         }
-        if !(v <= 7) && !(self.metadata == Some("")) {
+        if v >= 8 && self.metadata != Some("") {
             w.fail(rt::write::not_in_version("topics[].partitions[].metadata"));
         }
-        if !(v <= 7) && !(self.error_code == 0_i16) {
+        if v >= 8 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("topics[].partitions[].error_code"));
         }
         if v <= 7 {
@@ -810,10 +818,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
             w.i16(self.error_code, "topics[].partitions[].error_code");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -992,21 +1000,23 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         if v >= 8 {
             n += rt::write::array_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
         }
-        if !(v >= 8) && !(self.partitions.is_empty()) {
+        if v <= 7 && !self.partitions.is_empty() {
             return Err(rt::write::not_in_version("groups[].topics[].partitions"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.partitions.is_empty()) {
+        if v <= 7 && !self.partitions.is_empty() {
             w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
         }
         if (8..=9).contains(&v) {
@@ -1019,10 +1029,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
             w.array(&self.partitions, v >= 6, v, "groups[].topics[].partitions");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
+        };
     }
 }
 
@@ -1221,7 +1231,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         if v >= 8 {
             n += 4;
         }
-        if !(v >= 8) && !(self.partition_index == 0_i32) {
+        if v <= 7 && self.partition_index != 0_i32 {
             return Err(rt::write::not_in_version(
                 "groups[].topics[].partitions[].partition_index",
             ));
@@ -1229,7 +1239,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         if v >= 8 {
             n += 8;
         }
-        if !(v >= 8) && !(self.committed_offset == 0_i64) {
+        if v <= 7 && self.committed_offset != 0_i64 {
             return Err(rt::write::not_in_version(
                 "groups[].topics[].partitions[].committed_offset",
             ));
@@ -1240,42 +1250,44 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         if v >= 8 {
             n += rt::write::opt_str_size(self.metadata, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?;
         }
-        if !(v >= 8) && !(self.metadata == Some("")) {
+        if v <= 7 && self.metadata != Some("") {
             return Err(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
         }
         if v >= 8 {
             n += 2;
         }
-        if !(v >= 8) && !(self.error_code == 0_i16) {
+        if v <= 7 && self.error_code != 0_i16 {
             return Err(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topics[].partitions[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].topics[].partitions[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.partition_index == 0_i32) {
+        if v <= 7 && self.partition_index != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "groups[].topics[].partitions[].partition_index",
             ));
         }
-        if !(v >= 8) && !(self.committed_offset == 0_i64) {
+        if v <= 7 && self.committed_offset != 0_i64 {
             w.fail(rt::write::not_in_version(
                 "groups[].topics[].partitions[].committed_offset",
             ));
         }
-        if !(v >= 8) && !(self.metadata == Some("")) {
+        if v <= 7 && self.metadata != Some("") {
             w.fail(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
         }
-        if !(v >= 8) && !(self.error_code == 0_i16) {
+        if v <= 7 && self.error_code != 0_i16 {
             w.fail(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
         }
         if v >= 8 {
@@ -1297,13 +1309,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
             w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "groups[].topics[].partitions[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1839,7 +1851,7 @@ pub mod owned {
             if v <= 7 {
                 n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
             }
-            if !(v <= 7) && !(self.topics.is_empty()) {
+            if v >= 8 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("topics"));
             }
             if (2..=7).contains(&v) {
@@ -1848,24 +1860,26 @@ pub mod owned {
             if v >= 8 {
                 n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
             }
-            if !(v >= 8) && !(self.groups.is_empty()) {
+            if v <= 7 && !self.groups.is_empty() {
                 return Err(rt::write::not_in_version("groups"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 7) && !(self.topics.is_empty()) {
+            if v >= 8 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
             }
-            if !(v >= 8) && !(self.groups.is_empty()) {
+            if v <= 7 && !self.groups.is_empty() {
                 w.fail(rt::write::not_in_version("groups"));
             }
             if v >= 3 {
@@ -1881,10 +1895,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1928,31 +1942,33 @@ pub mod owned {
             if v <= 7 {
                 n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
             }
-            if !(v <= 7) && !(self.name == "") {
+            if v >= 8 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("topics[].name"));
             }
             if v <= 7 {
                 n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
             }
-            if !(v <= 7) && !(self.partitions.is_empty()) {
+            if v >= 8 && !self.partitions.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partitions"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 7) && !(self.name == "") {
+            if v >= 8 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
-            if !(v <= 7) && !(self.partitions.is_empty()) {
+            if v >= 8 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partitions"));
             }
             if v <= 7 {
@@ -1962,10 +1978,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -2013,40 +2029,42 @@ pub mod owned {
             if v >= 8 {
                 n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
             }
-            if !(v >= 8) && !(self.group_id == "") {
+            if v <= 7 && !self.group_id.is_empty() {
                 return Err(rt::write::not_in_version("groups[].group_id"));
             }
             if v >= 8 {
                 n += rt::owned::vec_size(&self.topics, v >= 6, v, "groups[].topics")?;
             }
-            if !(v >= 8) && !(self.topics.is_empty()) {
+            if v <= 7 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topics"));
             }
             if v >= 8 {
                 n += 2;
             }
-            if !(v >= 8) && !(self.error_code == 0_i16) {
+            if v <= 7 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("groups[].error_code"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.group_id == "") {
+            if v <= 7 && !self.group_id.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].group_id"));
             }
-            if !(v >= 8) && !(self.topics.is_empty()) {
+            if v <= 7 && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics"));
             }
-            if !(v >= 8) && !(self.error_code == 0_i16) {
+            if v <= 7 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("groups[].error_code"));
             }
             if v >= 8 {
@@ -2055,7 +2073,7 @@ pub mod owned {
             if v >= 8 {
                 rt::owned::write_vec(w, &self.topics, v >= 6, v, "groups[].topics");
             }
-            if (v >= 8) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 8 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("groups[].error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;
@@ -2065,10 +2083,10 @@ pub mod owned {
                     w.i16(self.error_code, "groups[].error_code");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields")
+                };
             }
         }
     }
@@ -2125,13 +2143,13 @@ pub mod owned {
             if v <= 7 {
                 n += 4;
             }
-            if !(v <= 7) && !(self.partition_index == 0_i32) {
+            if v >= 8 && self.partition_index != 0_i32 {
                 return Err(rt::write::not_in_version("topics[].partitions[].partition_index"));
             }
             if v <= 7 {
                 n += 8;
             }
-            if !(v <= 7) && !(self.committed_offset == 0_i64) {
+            if v >= 8 && self.committed_offset != 0_i64 {
                 return Err(rt::write::not_in_version("topics[].partitions[].committed_offset"));
             }
             if (5..=7).contains(&v) {
@@ -2145,37 +2163,39 @@ pub mod owned {
                     "topics[].partitions[].metadata",
                 )?;
             }
-            if !(v <= 7) && !(self.metadata.as_deref() == Some("")) {
+            if v >= 8 && self.metadata.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("topics[].partitions[].metadata"));
             }
             if v <= 7 {
                 n += 2;
             }
-            if !(v <= 7) && !(self.error_code == 0_i16) {
+            if v >= 8 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("topics[].partitions[].error_code"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 7) && !(self.partition_index == 0_i32) {
+            if v >= 8 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
             }
-            if !(v <= 7) && !(self.committed_offset == 0_i64) {
+            if v >= 8 && self.committed_offset != 0_i64 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].committed_offset"));
             }
-            if !(v <= 7) && !(self.metadata.as_deref() == Some("")) {
+            if v >= 8 && self.metadata.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("topics[].partitions[].metadata"));
             }
-            if !(v <= 7) && !(self.error_code == 0_i16) {
+            if v >= 8 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].error_code"));
             }
             if v <= 7 {
@@ -2198,7 +2218,7 @@ pub mod owned {
                     "topics[].partitions[].metadata",
                 );
             }
-            if (v <= 7) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if (6..=7).contains(&v) && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("topics[].partitions[].error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;
@@ -2208,10 +2228,10 @@ pub mod owned {
                     w.i16(self.error_code, "topics[].partitions[].error_code");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+                };
             }
         }
     }
@@ -2266,22 +2286,24 @@ pub mod owned {
             if v >= 8 {
                 n += rt::owned::vec_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
             }
-            if !(v >= 8) && !(self.partitions.is_empty()) {
+            if v <= 7 && !self.partitions.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topics[].partitions"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.partitions.is_empty()) {
+            if v <= 7 && !self.partitions.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
             }
             if (8..=9).contains(&v) {
@@ -2294,10 +2316,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partitions, v >= 6, v, "groups[].topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields")
+            };
         }
     }
 
@@ -2353,7 +2375,7 @@ pub mod owned {
             if v >= 8 {
                 n += 4;
             }
-            if !(v >= 8) && !(self.partition_index == 0_i32) {
+            if v <= 7 && self.partition_index != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "groups[].topics[].partitions[].partition_index",
                 ));
@@ -2361,7 +2383,7 @@ pub mod owned {
             if v >= 8 {
                 n += 8;
             }
-            if !(v >= 8) && !(self.committed_offset == 0_i64) {
+            if v <= 7 && self.committed_offset != 0_i64 {
                 return Err(rt::write::not_in_version(
                     "groups[].topics[].partitions[].committed_offset",
                 ));
@@ -2377,43 +2399,45 @@ pub mod owned {
                     "groups[].topics[].partitions[].metadata",
                 )?;
             }
-            if !(v >= 8) && !(self.metadata.as_deref() == Some("")) {
+            if v <= 7 && self.metadata.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
             }
             if v >= 8 {
                 n += 2;
             }
-            if !(v >= 8) && !(self.error_code == 0_i16) {
+            if v <= 7 && self.error_code != 0_i16 {
                 return Err(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topics[].partitions[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "groups[].topics[].partitions[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.partition_index == 0_i32) {
+            if v <= 7 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "groups[].topics[].partitions[].partition_index",
                 ));
             }
-            if !(v >= 8) && !(self.committed_offset == 0_i64) {
+            if v <= 7 && self.committed_offset != 0_i64 {
                 w.fail(rt::write::not_in_version(
                     "groups[].topics[].partitions[].committed_offset",
                 ));
             }
-            if !(v >= 8) && !(self.metadata.as_deref() == Some("")) {
+            if v <= 7 && self.metadata.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
             }
-            if !(v >= 8) && !(self.error_code == 0_i16) {
+            if v <= 7 && self.error_code != 0_i16 {
                 w.fail(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
             }
             if v >= 8 {
@@ -2431,7 +2455,7 @@ pub mod owned {
                     "groups[].topics[].partitions[].metadata",
                 );
             }
-            if (v >= 8) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 8 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("groups[].topics[].partitions[].error_code") {
                     r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                     r[2] = 0;
@@ -2441,13 +2465,13 @@ pub mod owned {
                     w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "groups[].topics[].partitions[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         if v >= 3 {
             n += rt::write::opt_str_size(self.transactional_id, v >= 9, v >= 3, "transactional_id")?;
         }
-        if !(v >= 3) && !(self.transactional_id == None) {
+        if v <= 2 && self.transactional_id.is_some() {
             return Err(rt::write::not_in_version("transactional_id"));
         }
         n += rt::write::array_size(&self.topic_data, v >= 9, v, "topic_data")?;
@@ -123,14 +123,16 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.transactional_id == None) {
+        if v <= 2 && self.transactional_id.is_some() {
             w.fail(rt::write::not_in_version("transactional_id"));
         }
         if v >= 3 {
@@ -140,10 +142,10 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         w.i32(self.timeout_ms, "timeout_ms");
         w.array(&self.topic_data, v >= 9, v, "topic_data");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -300,8 +302,10 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_data[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_data[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -315,10 +319,10 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         }
         w.array(&self.partition_data, v >= 9, v, "topic_data[].partition_data");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields")
+        };
     }
 }
 
@@ -440,10 +444,12 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topic_data[].partition_data[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topic_data[].partition_data[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -452,13 +458,13 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
         w.i32(self.index, "topic_data[].partition_data[].index");
         w.opt_bytes(self.records, v >= 9, true, "topic_data[].partition_data[].records");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "topic_data[].partition_data[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -734,7 +740,7 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id")?;
             }
-            if !(v >= 3) && !(self.transactional_id.is_none()) {
+            if v <= 2 && self.transactional_id.is_some() {
                 return Err(rt::write::not_in_version("transactional_id"));
             }
             n += rt::owned::vec_size(&self.topic_data, v >= 9, v, "topic_data")?;
@@ -742,14 +748,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.transactional_id.is_none()) {
+            if v <= 2 && self.transactional_id.is_some() {
                 w.fail(rt::write::not_in_version("transactional_id"));
             }
             if v >= 3 {
@@ -761,10 +769,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.topic_data, v >= 9, v, "topic_data");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -820,8 +828,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_data[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_data[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -836,10 +846,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partition_data, v >= 9, v, "topic_data[].partition_data");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields")
+            };
         }
     }
 
@@ -890,10 +900,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topic_data[].partition_data[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "topic_data[].partition_data[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -908,13 +920,13 @@ pub mod owned {
                 "topic_data[].partition_data[].records",
             );
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "topic_data[].partition_data[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 

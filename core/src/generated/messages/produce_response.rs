@@ -58,8 +58,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
             0_i32
         };
         let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 9 {
+        let unknown_tagged_fields = if v >= 9 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -79,8 +78,10 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             responses,
             throttle_time_ms,
@@ -136,26 +137,28 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+        if v <= 9 && !self.node_endpoints.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints"));
         }
         if v >= 9 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 10 && !(self.node_endpoints.is_empty()) {
+            if v >= 10 && !self.node_endpoints.is_empty() {
                 let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+        if v <= 9 && !self.node_endpoints.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints"));
         }
         w.array(&self.responses, v >= 9, v, "responses");
@@ -164,7 +167,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         }
         if v >= 9 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 10 && !(self.node_endpoints.is_empty());
+            let has_node_endpoints = v >= 10 && !self.node_endpoints.is_empty();
             tags += usize::from(has_node_endpoints);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -326,8 +329,10 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -341,10 +346,10 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         }
         w.array(&self.partition_responses, v >= 9, v, "responses[].partition_responses");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+        };
     }
 }
 
@@ -525,48 +530,50 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         if v >= 10 {
             n += 4;
         }
-        if !(v >= 10) && !(self.node_id == 0_i32) {
+        if v <= 9 && self.node_id != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].node_id"));
         }
         if v >= 10 {
             n += rt::write::str_size(self.host, v >= 9, "node_endpoints[].host")?;
         }
-        if !(v >= 10) && !(self.host == "") {
+        if v <= 9 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("node_endpoints[].host"));
         }
         if v >= 10 {
             n += 4;
         }
-        if !(v >= 10) && !(self.port == 0_i32) {
+        if v <= 9 && self.port != 0_i32 {
             return Err(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 10 {
             n += rt::write::opt_str_size(self.rack, v >= 9, v >= 10, "node_endpoints[].rack")?;
         }
-        if !(v >= 10) && !(self.rack == None) {
+        if v <= 9 && self.rack.is_some() {
             return Err(rt::write::not_in_version("node_endpoints[].rack"));
         }
         if v >= 9 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 10) && !(self.node_id == 0_i32) {
+        if v <= 9 && self.node_id != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
         }
-        if !(v >= 10) && !(self.host == "") {
+        if v <= 9 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("node_endpoints[].host"));
         }
-        if !(v >= 10) && !(self.port == 0_i32) {
+        if v <= 9 && self.port != 0_i32 {
             w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
-        if !(v >= 10) && !(self.rack == None) {
+        if v <= 9 && self.rack.is_some() {
             w.fail(rt::write::not_in_version("node_endpoints[].rack"));
         }
         if v >= 10 {
@@ -582,10 +589,10 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             w.opt_str(self.rack, v >= 9, v >= 10, "node_endpoints[].rack");
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+        };
     }
 }
 
@@ -683,8 +690,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
             None
         };
         let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 9 {
+        let unknown_tagged_fields = if v >= 9 {
             let (n, section) = rt::read::tag_section(c, "responses[].partition_responses[]._tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -717,8 +723,10 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             index,
             error_code,
@@ -874,7 +882,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 "responses[].partition_responses[].error_message",
             )?;
         }
-        if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+        if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
             return Err(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader",
             ));
@@ -882,22 +890,24 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         if v >= 9 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 10 && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+            if v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
                 let s = rt::Struct::size(&self.current_leader, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partition_responses[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partition_responses[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+        if v <= 9 && self.current_leader != LeaderIdAndEpoch::DEFAULT {
             w.fail(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader",
             ));
@@ -935,7 +945,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         }
         if v >= 9 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_current_leader = v >= 10 && !(self.current_leader == LeaderIdAndEpoch::DEFAULT);
+            let has_current_leader = v >= 10 && self.current_leader != LeaderIdAndEpoch::DEFAULT;
             tags += usize::from(has_current_leader);
             w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1101,7 +1111,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         if v >= 8 {
             n += 4;
         }
-        if !(v >= 8) && !(self.batch_index == 0_i32) {
+        if v <= 7 && self.batch_index != 0_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partition_responses[].record_errors[].batch_index",
             ));
@@ -1114,7 +1124,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
                 "responses[].partition_responses[].record_errors[].batch_index_error_message",
             )?;
         }
-        if !(v >= 8) && !(self.batch_index_error_message == None) {
+        if v <= 7 && self.batch_index_error_message.is_some() {
             return Err(rt::write::not_in_version(
                 "responses[].partition_responses[].record_errors[].batch_index_error_message",
             ));
@@ -1123,21 +1133,23 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partition_responses[].record_errors[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partition_responses[].record_errors[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.batch_index == 0_i32) {
+        if v <= 7 && self.batch_index != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partition_responses[].record_errors[].batch_index",
             ));
         }
-        if !(v >= 8) && !(self.batch_index_error_message == None) {
+        if v <= 7 && self.batch_index_error_message.is_some() {
             w.fail(rt::write::not_in_version(
                 "responses[].partition_responses[].record_errors[].batch_index_error_message",
             ));
@@ -1157,13 +1169,13 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
             );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partition_responses[].record_errors[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1317,7 +1329,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         if v >= 10 {
             n += 4;
         }
-        if !(v >= 10) && !(self.leader_id == -1_i32) {
+        if v <= 9 && self.leader_id != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader.leader_id",
             ));
@@ -1325,7 +1337,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         if v >= 10 {
             n += 4;
         }
-        if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+        if v <= 9 && self.leader_epoch != -1_i32 {
             return Err(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader.leader_epoch",
             ));
@@ -1334,21 +1346,23 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partition_responses[].current_leader._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partition_responses[].current_leader._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 10) && !(self.leader_id == -1_i32) {
+        if v <= 9 && self.leader_id != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader.leader_id",
             ));
         }
-        if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+        if v <= 9 && self.leader_epoch != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "responses[].partition_responses[].current_leader.leader_epoch",
             ));
@@ -1366,13 +1380,13 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "responses[].partition_responses[].current_leader._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1902,26 +1916,28 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+            if v <= 9 && !self.node_endpoints.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints"));
             }
             if v >= 9 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 10 && !(self.node_endpoints.is_empty()) {
+                if v >= 10 && !self.node_endpoints.is_empty() {
                     let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+            if v <= 9 && !self.node_endpoints.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints"));
             }
             rt::owned::write_vec(w, &self.responses, v >= 9, v, "responses");
@@ -1930,7 +1946,7 @@ pub mod owned {
             }
             if v >= 9 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_node_endpoints = v >= 10 && !(self.node_endpoints.is_empty());
+                let has_node_endpoints = v >= 10 && !self.node_endpoints.is_empty();
                 tags += usize::from(has_node_endpoints);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2000,8 +2016,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2022,10 +2040,10 @@ pub mod owned {
                 "responses[].partition_responses",
             );
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields")
+            };
         }
     }
 
@@ -2077,49 +2095,51 @@ pub mod owned {
             if v >= 10 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.node_id == 0_i32) {
+            if v <= 9 && self.node_id != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].node_id"));
             }
             if v >= 10 {
                 n += rt::write::str_size(&self.host, v >= 9, "node_endpoints[].host")?;
             }
-            if !(v >= 10) && !(self.host == "") {
+            if v <= 9 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("node_endpoints[].host"));
             }
             if v >= 10 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.port == 0_i32) {
+            if v <= 9 && self.port != 0_i32 {
                 return Err(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 10 {
                 n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack")?;
             }
-            if !(v >= 10) && !(self.rack.is_none()) {
+            if v <= 9 && self.rack.is_some() {
                 return Err(rt::write::not_in_version("node_endpoints[].rack"));
             }
             if v >= 9 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 10) && !(self.node_id == 0_i32) {
+            if v <= 9 && self.node_id != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
             }
-            if !(v >= 10) && !(self.host == "") {
+            if v <= 9 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("node_endpoints[].host"));
             }
-            if !(v >= 10) && !(self.port == 0_i32) {
+            if v <= 9 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
-            if !(v >= 10) && !(self.rack.is_none()) {
+            if v <= 9 && self.rack.is_some() {
                 w.fail(rt::write::not_in_version("node_endpoints[].rack"));
             }
             if v >= 10 {
@@ -2135,10 +2155,10 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields")
+            };
         }
     }
 
@@ -2225,7 +2245,7 @@ pub mod owned {
                     "responses[].partition_responses[].error_message",
                 )?;
             }
-            if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+            if v <= 9 && self.current_leader != LeaderIdAndEpoch::default() {
                 return Err(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader",
                 ));
@@ -2233,23 +2253,25 @@ pub mod owned {
             if v >= 9 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 10 && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                if v >= 10 && self.current_leader != LeaderIdAndEpoch::default() {
                     let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partition_responses[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partition_responses[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+            if v <= 9 && self.current_leader != LeaderIdAndEpoch::default() {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader",
                 ));
@@ -2290,7 +2312,7 @@ pub mod owned {
             }
             if v >= 9 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_current_leader = v >= 10 && !(self.current_leader == LeaderIdAndEpoch::default());
+                let has_current_leader = v >= 10 && self.current_leader != LeaderIdAndEpoch::default();
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2351,7 +2373,7 @@ pub mod owned {
             if v >= 8 {
                 n += 4;
             }
-            if !(v >= 8) && !(self.batch_index == 0_i32) {
+            if v <= 7 && self.batch_index != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partition_responses[].record_errors[].batch_index",
                 ));
@@ -2364,7 +2386,7 @@ pub mod owned {
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 )?;
             }
-            if !(v >= 8) && !(self.batch_index_error_message.is_none()) {
+            if v <= 7 && self.batch_index_error_message.is_some() {
                 return Err(rt::write::not_in_version(
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 ));
@@ -2373,22 +2395,24 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partition_responses[].record_errors[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partition_responses[].record_errors[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.batch_index == 0_i32) {
+            if v <= 7 && self.batch_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].record_errors[].batch_index",
                 ));
             }
-            if !(v >= 8) && !(self.batch_index_error_message.is_none()) {
+            if v <= 7 && self.batch_index_error_message.is_some() {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
                 ));
@@ -2408,13 +2432,13 @@ pub mod owned {
                 );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "responses[].partition_responses[].record_errors[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 
@@ -2458,7 +2482,7 @@ pub mod owned {
             if v >= 10 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.leader_id == -1_i32) {
+            if v <= 9 && self.leader_id != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader.leader_id",
                 ));
@@ -2466,7 +2490,7 @@ pub mod owned {
             if v >= 10 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+            if v <= 9 && self.leader_epoch != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader.leader_epoch",
                 ));
@@ -2475,27 +2499,29 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partition_responses[].current_leader._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "responses[].partition_responses[].current_leader._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 10) && !(self.leader_id == -1_i32) {
+            if v <= 9 && self.leader_id != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader.leader_id",
                 ));
             }
-            if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+            if v <= 9 && self.leader_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "responses[].partition_responses[].current_leader.leader_epoch",
                 ));
             }
-            if (v >= 10) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+            if v >= 10 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("responses[].partition_responses[].current_leader.leader_id") {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -2509,13 +2535,13 @@ pub mod owned {
                     }
                 }
                 if v >= 9 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "responses[].partition_responses[].current_leader._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

@@ -73,11 +73,7 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         let terminating = rt::read::canon_bool(c, rt::read::u8_at::<22, 20>(&r));
         let compression_type = rt::read::i8_at::<22, 21>(&r);
         let metrics = rt::read::bytes(c, true, "metrics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             client_instance_id,
             subscription_id,
@@ -102,9 +98,7 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         vis.bool(fields::TERMINATING, rt::read::bool(c, "terminating")?);
         vis.i8(fields::COMPRESSION_TYPE, rt::read::i8(c, "compression_type")?);
         vis.bytes(fields::METRICS, Some(rt::read::bytes(c, true, "metrics")?));
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -113,12 +107,10 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 22;
         n += rt::write::bytes_size(self.metrics, true, "metrics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -129,11 +121,7 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         w.bool(self.terminating, "terminating");
         w.i8(self.compression_type, "compression_type");
         w.bytes(self.metrics, true, "metrics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -319,12 +307,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 22;
             n += rt::write::bytes_size(&self.metrics, true, "metrics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -337,11 +323,7 @@ pub mod owned {
                 r[21..22].copy_from_slice(&self.compression_type.to_be_bytes());
             }
             w.bytes(&self.metrics, true, "metrics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -50,11 +50,7 @@ impl defmt::Format for ReadShareGroupStateResponse<'_> {
 impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<ReadStateResult<'a>>(c, true, v, "results")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             results,
             unknown_tagged_fields,
@@ -70,9 +66,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<ReadStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -81,23 +75,17 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.results, true, v, "results")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.results, true, v, "results");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -146,11 +134,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "results[].topic_id")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -164,9 +148,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         let c = &mut local;
         rt::read::uuid(c, "results[].topic_id")?;
         rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "results[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -196,9 +178,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
             vis,
             "results[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -207,12 +187,10 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -220,11 +198,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "results[].topic_id");
         w.array(&self.partitions, true, v, "results[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -300,11 +274,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         let state_epoch = rt::read::i32_at::<12, 0>(&r);
         let start_offset = rt::read::i64_at::<12, 4>(&r);
         let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "results[].partitions[].state_batches")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition,
             error_code,
@@ -339,9 +309,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             }
         }
         rt::read::check_array::<StateBatch<'a>>(c, true, false, v, "results[].partitions[].state_batches")?;
-        if true {
-            rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -393,14 +361,12 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             vis,
             "results[].partitions[].state_batches",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "results[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "results[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -410,12 +376,10 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         let mut n: usize = 18;
         n += rt::write::opt_str_size(self.error_message, true, true, "results[].partitions[].error_message")?;
         n += rt::write::array_size(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -427,14 +391,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         w.i32(self.state_epoch, "results[].partitions[].state_epoch");
         w.i64(self.start_offset, "results[].partitions[].start_offset");
         w.array(&self.state_batches, true, v, "results[].partitions[].state_batches");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "results[].partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -499,11 +456,8 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         let last_offset = rt::read::i64_at::<19, 8>(&r);
         let delivery_state = rt::read::i8_at::<19, 16>(&r);
         let delivery_count = rt::read::i16_at::<19, 17>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "results[].partitions[].state_batches[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "results[].partitions[].state_batches[]._tagged_fields")?;
         Ok(Self {
             first_offset,
             last_offset,
@@ -531,9 +485,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
                 ));
             }
         }
-        if true {
-            rt::read::check_tags(c, "results[].partitions[].state_batches[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "results[].partitions[].state_batches[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -569,14 +521,12 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
             fields::RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT,
             rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESULTS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS,
-                vis,
-                "results[].partitions[].state_batches[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESULTS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS,
+            vis,
+            "results[].partitions[].state_batches[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -584,14 +534,10 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 19;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "results[].partitions[].state_batches[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -607,14 +553,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
             self.delivery_count,
             "results[].partitions[].state_batches[].delivery_count",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "results[].partitions[].state_batches[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -954,23 +893,17 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.results, true, v, "results");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1012,12 +945,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1026,11 +957,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "results[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1094,12 +1021,10 @@ pub mod owned {
                 "results[].partitions[].error_message",
             )?;
             n += rt::owned::vec_size(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1121,14 +1046,7 @@ pub mod owned {
                 r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.state_batches, true, v, "results[].partitions[].state_batches");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "results[].partitions[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1177,21 +1095,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 19;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "results[].partitions[].state_batches[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<20>("results[].partitions[].state_batches[].first_offset") {
                     r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                     r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
@@ -1206,14 +1120,7 @@ pub mod owned {
                     r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
                     r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "results[].partitions[].state_batches[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

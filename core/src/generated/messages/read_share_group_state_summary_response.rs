@@ -50,11 +50,7 @@ impl defmt::Format for ReadShareGroupStateSummaryResponse<'_> {
 impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<ReadStateSummaryResult<'a>>(c, true, v, "results")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             results,
             unknown_tagged_fields,
@@ -70,9 +66,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<ReadStateSummaryResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -81,23 +75,17 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
         n += rt::write::array_size(&self.results, true, v, "results")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.results, true, v, "results");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -147,11 +135,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "results[].topic_id")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -166,9 +150,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
         let c = &mut local;
         rt::read::uuid(c, "results[].topic_id")?;
         rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "results[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -199,9 +181,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
             vis,
             "results[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -210,12 +190,10 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "results[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -223,11 +201,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "results[].topic_id");
         w.array(&self.partitions, true, v, "results[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -312,11 +286,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         } else {
             -1_i32
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition,
             error_code,
@@ -355,9 +325,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         if v >= 1 {
             rt::read::i32(c, "results[].partitions[].delivery_complete_count")?;
         }
-        if true {
-            rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -412,14 +380,12 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
                 rt::read::i32(c, "results[].partitions[].delivery_complete_count")?,
             );
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "results[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "results[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -431,12 +397,10 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         if v >= 1 {
             n += 4;
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -454,14 +418,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
                 "results[].partitions[].delivery_complete_count",
             );
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "results[].partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -738,23 +695,17 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.results, true, v, "results");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -796,12 +747,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -810,11 +759,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "results[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -884,12 +829,10 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -923,14 +866,7 @@ pub mod owned {
                         "results[].partitions[].delivery_complete_count",
                     );
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "results[].partitions[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

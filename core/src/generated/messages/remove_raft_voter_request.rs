@@ -63,11 +63,7 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
         };
         let voter_id = rt::read::i32_at::<20, 0>(&r);
         let voter_directory_id = rt::read::uuid_at::<20, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             cluster_id,
             voter_id,
@@ -88,9 +84,7 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
         vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
         vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
         vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -99,12 +93,10 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -113,11 +105,7 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
         w.opt_str(self.cluster_id, true, true, "cluster_id");
         w.i32(self.voter_id, "voter_id");
         w.uuid(self.voter_directory_id, "voter_directory_id");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -256,19 +244,17 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("voter_id") {
                     r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
                     r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
@@ -279,11 +265,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
                     r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

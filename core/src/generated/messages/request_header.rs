@@ -114,21 +114,23 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
         if v >= 1 {
             n += rt::write::opt_str_size(self.client_id, false, v >= 1, "client_id")?;
         }
-        if !(v >= 1) && !(self.client_id == Some("")) {
+        if v <= 0 && self.client_id != Some("") {
             return Err(rt::write::not_in_version("client_id"));
         }
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.client_id == Some("")) {
+        if v <= 0 && self.client_id != Some("") {
             w.fail(rt::write::not_in_version("client_id"));
         }
         w.i16(self.request_api_key, "request_api_key");
@@ -138,10 +140,10 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
             w.opt_str(self.client_id, false, v >= 1, "client_id");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -308,21 +310,23 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::opt_str_size(self.client_id.as_deref(), false, v >= 1, "client_id")?;
             }
-            if !(v >= 1) && !(self.client_id.as_deref() == Some("")) {
+            if v <= 0 && self.client_id.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("client_id"));
             }
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.client_id.as_deref() == Some("")) {
+            if v <= 0 && self.client_id.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("client_id"));
             }
             if let Some(r) = w.run::<8>("request_api_key") {
@@ -334,10 +338,10 @@ pub mod owned {
                 w.opt_str(self.client_id.as_deref(), false, v >= 1, "client_id");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 

@@ -113,8 +113,10 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -127,10 +129,10 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
             w.i64(self.session_lifetime_ms, "session_lifetime_ms");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -303,8 +305,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -313,7 +317,7 @@ pub mod owned {
             w.i16(self.error_code, "error_code");
             w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
             w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");
-            if (v >= 1) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("session_lifetime_ms") {
                     r[0..8].copy_from_slice(&self.session_lifetime_ms.to_be_bytes());
                     r[8] = 0;
@@ -323,10 +327,10 @@ pub mod owned {
                     w.i64(self.session_lifetime_ms, "session_lifetime_ms");
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+                };
             }
         }
     }

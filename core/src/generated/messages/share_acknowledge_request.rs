@@ -67,11 +67,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
             false
         };
         let topics = rt::read::array::<AcknowledgeTopic<'a>>(c, true, v, "topics")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             group_id,
             member_id,
@@ -97,9 +93,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
             vis.bool(fields::IS_RENEW_ACK, rt::read::bool(c, "is_renew_ack")?);
         }
         rt::visit::array::<AcknowledgeTopic<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -112,22 +106,20 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.is_renew_ack == false) {
+        if v <= 1 && self.is_renew_ack {
             return Err(rt::write::not_in_version("is_renew_ack"));
         }
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.is_renew_ack == false) {
+        if v <= 1 && self.is_renew_ack {
             w.fail(rt::write::not_in_version("is_renew_ack"));
         }
         w.opt_str(self.group_id, true, true, "group_id");
@@ -137,11 +129,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
             w.bool(self.is_renew_ack, "is_renew_ack");
         }
         w.array(&self.topics, true, v, "topics");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -190,11 +178,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<AcknowledgePartition<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -208,9 +192,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         let c = &mut local;
         rt::read::uuid(c, "topics[].topic_id")?;
         rt::read::check_array::<AcknowledgePartition<'a>>(c, true, false, v, "topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -240,9 +222,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
             vis,
             "topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -251,12 +231,10 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -264,11 +242,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "topics[].topic_id");
         w.array(&self.partitions, true, v, "topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -313,11 +287,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let acknowledgement_batches =
             rt::read::array::<AcknowledgementBatch<'a>>(c, true, v, "topics[].partitions[].acknowledgement_batches")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             acknowledgement_batches,
@@ -338,9 +308,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches",
         )?;
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -374,14 +342,12 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
             vis,
             "topics[].partitions[].acknowledgement_batches",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -395,12 +361,10 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -413,11 +377,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -481,11 +441,8 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
         Ok(Self {
             first_offset,
             last_offset,
@@ -517,9 +474,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         )?;
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -557,14 +512,12 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             vis,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -578,14 +531,10 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -605,14 +554,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -957,22 +899,20 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.is_renew_ack == false) {
+            if v <= 1 && self.is_renew_ack {
                 return Err(rt::write::not_in_version("is_renew_ack"));
             }
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.is_renew_ack == false) {
+            if v <= 1 && self.is_renew_ack {
                 w.fail(rt::write::not_in_version("is_renew_ack"));
             }
             w.opt_str(self.group_id.as_deref(), true, true, "group_id");
@@ -982,11 +922,7 @@ pub mod owned {
                 w.bool(self.is_renew_ack, "is_renew_ack");
             }
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1028,12 +964,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1042,11 +976,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "topics[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1093,12 +1023,10 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1113,11 +1041,7 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1168,14 +1092,10 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1193,14 +1113,7 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

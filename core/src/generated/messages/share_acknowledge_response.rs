@@ -78,11 +78,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
         };
         let responses = rt::read::array::<ShareAcknowledgeTopicResponse<'a>>(c, true, v, "responses")?;
         let node_endpoints = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -124,9 +120,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
             "responses",
         )?;
         rt::visit::array::<NodeEndpoint<'a>, V>(c, true, false, v, fields::NODE_ENDPOINTS, vis, "node_endpoints")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -140,12 +134,10 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
         }
         n += rt::write::array_size(&self.responses, true, v, "responses")?;
         n += rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -159,11 +151,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
         }
         w.array(&self.responses, true, v, "responses");
         w.array(&self.node_endpoints, true, v, "node_endpoints");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -212,11 +200,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -230,9 +214,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
         let c = &mut local;
         rt::read::uuid(c, "responses[].topic_id")?;
         rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "responses[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -262,9 +244,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
             vis,
             "responses[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -273,12 +253,10 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -286,11 +264,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "responses[].topic_id");
         w.array(&self.partitions, true, v, "responses[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -350,11 +324,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         let host = rt::read::str(c, true, "node_endpoints[].host")?;
         let port = rt::read::i32(c, "node_endpoints[].port")?;
         let rack = rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?;
         Ok(Self {
             node_id,
             host,
@@ -373,9 +343,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         rt::read::str(c, true, "node_endpoints[].host")?;
         rt::read::i32(c, "node_endpoints[].port")?;
         rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
-        if true {
-            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -411,14 +379,12 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             fields::NODE_ENDPOINTS_RACK,
             rt::read::opt_str(c, true, true, "node_endpoints[].rack")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
-                vis,
-                "node_endpoints[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+            vis,
+            "node_endpoints[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -428,12 +394,10 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         let mut n: usize = 8;
         n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
         n += rt::write::opt_str_size(self.rack, true, true, "node_endpoints[].rack")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -443,11 +407,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         w.str(self.host, true, "node_endpoints[].host");
         w.i32(self.port, "node_endpoints[].port");
         w.opt_str(self.rack, true, true, "node_endpoints[].rack");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -507,11 +467,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
         let current_leader = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             error_code,
@@ -536,9 +492,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         }
         rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
         <LeaderIdAndEpoch as rt::Struct>::check(c, v)?;
-        if true {
-            rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -580,14 +534,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             fields::RESPONSES_PARTITIONS_CURRENT_LEADER,
             vis,
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "responses[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -597,14 +549,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let mut n: usize = 6;
         n += rt::write::opt_str_size(self.error_message, true, true, "responses[].partitions[].error_message")?;
         n += rt::Struct::size(&self.current_leader, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -614,14 +562,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.i16(self.error_code, "responses[].partitions[].error_code");
         w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
         rt::Struct::write(&self.current_leader, w, v);
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -679,11 +620,8 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         };
         let leader_id = rt::read::i32_at::<8, 0>(&r);
         let leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?;
         Ok(Self {
             leader_id,
             leader_epoch,
@@ -704,9 +642,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -734,14 +670,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
             rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[].current_leader._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
+            vis,
+            "responses[].partitions[].current_leader._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -749,14 +683,10 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].current_leader._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -767,14 +697,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             self.leader_epoch,
             "responses[].partitions[].current_leader.leader_epoch",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[].current_leader._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1238,12 +1161,10 @@ pub mod owned {
             }
             n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
             n += rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1259,11 +1180,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.responses, true, v, "responses");
             rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1305,12 +1222,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1319,11 +1234,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "responses[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1374,12 +1285,10 @@ pub mod owned {
             let mut n: usize = 8;
             n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
             n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "node_endpoints[].rack")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1390,11 +1299,7 @@ pub mod owned {
             w.str(&self.host, true, "node_endpoints[].host");
             w.i32(self.port, "node_endpoints[].port");
             w.opt_str(self.rack.as_deref(), true, true, "node_endpoints[].rack");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1450,14 +1355,10 @@ pub mod owned {
                 "responses[].partitions[].error_message",
             )?;
             n += rt::OwnedStruct::size(&self.current_leader, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1475,14 +1376,7 @@ pub mod owned {
                 "responses[].partitions[].error_message",
             );
             rt::OwnedStruct::write(&self.current_leader, w, v);
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "responses[].partitions[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1523,21 +1417,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].current_leader._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("responses[].partitions[].current_leader.leader_id") {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -1548,14 +1438,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "responses[].partitions[].current_leader._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

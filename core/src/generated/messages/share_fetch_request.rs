@@ -131,11 +131,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         }
         let topics = rt::read::array::<FetchTopic<'a>>(c, true, v, "topics")?;
         let forgotten_topics_data = rt::read::array::<ForgottenTopic<'a>>(c, true, v, "forgotten_topics_data")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             group_id,
             member_id,
@@ -189,9 +185,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
             vis,
             "forgotten_topics_data",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -204,13 +198,13 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.max_records == 0_i32) {
+        if v <= 0 && self.max_records != 0_i32 {
             return Err(rt::write::not_in_version("max_records"));
         }
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.batch_size == 0_i32) {
+        if v <= 0 && self.batch_size != 0_i32 {
             return Err(rt::write::not_in_version("batch_size"));
         }
         if v >= 2 {
@@ -219,29 +213,27 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.is_renew_ack == false) {
+        if v <= 1 && self.is_renew_ack {
             return Err(rt::write::not_in_version("is_renew_ack"));
         }
         n += rt::write::array_size(&self.topics, true, v, "topics")?;
         n += rt::write::array_size(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.max_records == 0_i32) {
+        if v <= 0 && self.max_records != 0_i32 {
             w.fail(rt::write::not_in_version("max_records"));
         }
-        if !(v >= 1) && !(self.batch_size == 0_i32) {
+        if v <= 0 && self.batch_size != 0_i32 {
             w.fail(rt::write::not_in_version("batch_size"));
         }
-        if !(v >= 2) && !(self.is_renew_ack == false) {
+        if v <= 1 && self.is_renew_ack {
             w.fail(rt::write::not_in_version("is_renew_ack"));
         }
         w.opt_str(self.group_id, true, true, "group_id");
@@ -264,11 +256,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         }
         w.array(&self.topics, true, v, "topics");
         w.array(&self.forgotten_topics_data, true, v, "forgotten_topics_data");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -317,11 +305,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<FetchPartition<'a>>(c, true, v, "topics[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -335,9 +319,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         let c = &mut local;
         rt::read::uuid(c, "topics[].topic_id")?;
         rt::read::check_array::<FetchPartition<'a>>(c, true, false, v, "topics[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -367,9 +349,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
             vis,
             "topics[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -378,12 +358,10 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "topics[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -391,11 +369,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "topics[].topic_id");
         w.array(&self.partitions, true, v, "topics[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -445,11 +419,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "forgotten_topics_data[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "forgotten_topics_data[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "forgotten_topics_data[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -464,9 +434,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         let c = &mut local;
         rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
         rt::read::check_array::<i32>(c, true, false, v, "forgotten_topics_data[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "forgotten_topics_data[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "forgotten_topics_data[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -500,14 +468,12 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
             vis,
             "forgotten_topics_data[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS,
-                vis,
-                "forgotten_topics_data[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS,
+            vis,
+            "forgotten_topics_data[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -516,12 +482,10 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -529,14 +493,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
         w.array(&self.partitions, true, v, "forgotten_topics_data[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "forgotten_topics_data[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -589,11 +546,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         };
         let acknowledgement_batches =
             rt::read::array::<AcknowledgementBatch<'a>>(c, true, v, "topics[].partitions[].acknowledgement_batches")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             partition_max_bytes,
@@ -618,9 +571,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches",
         )?;
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -663,14 +614,12 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
             vis,
             "topics[].partitions[].acknowledgement_batches",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -681,7 +630,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         if v <= 0 {
             n += 4;
         }
-        if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+        if v >= 1 && self.partition_max_bytes != 0_i32 {
             return Err(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
         }
         n += rt::write::array_size(
@@ -690,18 +639,16 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+        if v >= 1 && self.partition_max_bytes != 0_i32 {
             w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
         }
         w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -714,11 +661,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -782,11 +725,8 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
         Ok(Self {
             first_offset,
             last_offset,
@@ -818,9 +758,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         )?;
-        if true {
-            rt::read::check_tags(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -858,14 +796,12 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             vis,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS,
-                vis,
-                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS,
+            vis,
+            "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -879,14 +815,10 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -906,14 +838,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             v,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1468,13 +1393,13 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.max_records == 0_i32) {
+            if v <= 0 && self.max_records != 0_i32 {
                 return Err(rt::write::not_in_version("max_records"));
             }
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.batch_size == 0_i32) {
+            if v <= 0 && self.batch_size != 0_i32 {
                 return Err(rt::write::not_in_version("batch_size"));
             }
             if v >= 2 {
@@ -1483,29 +1408,27 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.is_renew_ack == false) {
+            if v <= 1 && self.is_renew_ack {
                 return Err(rt::write::not_in_version("is_renew_ack"));
             }
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
             n += rt::owned::vec_size(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.max_records == 0_i32) {
+            if v <= 0 && self.max_records != 0_i32 {
                 w.fail(rt::write::not_in_version("max_records"));
             }
-            if !(v >= 1) && !(self.batch_size == 0_i32) {
+            if v <= 0 && self.batch_size != 0_i32 {
                 w.fail(rt::write::not_in_version("batch_size"));
             }
-            if !(v >= 2) && !(self.is_renew_ack == false) {
+            if v <= 1 && self.is_renew_ack {
                 w.fail(rt::write::not_in_version("is_renew_ack"));
             }
             w.opt_str(self.group_id.as_deref(), true, true, "group_id");
@@ -1530,11 +1453,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.topics, true, v, "topics");
             rt::owned::write_vec(w, &self.forgotten_topics_data, true, v, "forgotten_topics_data");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1576,12 +1495,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1590,11 +1507,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "topics[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1636,12 +1549,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1650,14 +1561,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "forgotten_topics_data[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "forgotten_topics_data[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1705,7 +1609,7 @@ pub mod owned {
             if v <= 0 {
                 n += 4;
             }
-            if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+            if v >= 1 && self.partition_max_bytes != 0_i32 {
                 return Err(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
             }
             n += rt::owned::vec_size(
@@ -1714,19 +1618,17 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+            if v >= 1 && self.partition_max_bytes != 0_i32 {
                 w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
             }
             w.i32(self.partition_index, "topics[].partitions[].partition_index");
@@ -1740,11 +1642,7 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1795,14 +1693,10 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1820,14 +1714,7 @@ pub mod owned {
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

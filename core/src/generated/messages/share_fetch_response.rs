@@ -78,11 +78,7 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         };
         let responses = rt::read::array::<ShareFetchableTopicResponse<'a>>(c, true, v, "responses")?;
         let node_endpoints = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -116,9 +112,7 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         }
         rt::visit::array::<ShareFetchableTopicResponse<'a>, V>(c, true, false, v, fields::RESPONSES, vis, "responses")?;
         rt::visit::array::<NodeEndpoint<'a>, V>(c, true, false, v, fields::NODE_ENDPOINTS, vis, "node_endpoints")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -130,23 +124,21 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+        if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
             return Err(rt::write::not_in_version("acquisition_lock_timeout_ms"));
         }
         n += rt::write::array_size(&self.responses, true, v, "responses")?;
         n += rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+        if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
             w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -157,11 +149,7 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         }
         w.array(&self.responses, true, v, "responses");
         w.array(&self.node_endpoints, true, v, "node_endpoints");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -210,11 +198,7 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             partitions,
@@ -228,9 +212,7 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
         let c = &mut local;
         rt::read::uuid(c, "responses[].topic_id")?;
         rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "responses[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "responses[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -260,9 +242,7 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
             vis,
             "responses[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -271,12 +251,10 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::write::array_size(&self.partitions, true, v, "responses[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -284,11 +262,7 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(self.topic_id, "responses[].topic_id");
         w.array(&self.partitions, true, v, "responses[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -348,11 +322,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         let host = rt::read::str(c, true, "node_endpoints[].host")?;
         let port = rt::read::i32(c, "node_endpoints[].port")?;
         let rack = rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?;
         Ok(Self {
             node_id,
             host,
@@ -371,9 +341,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         rt::read::str(c, true, "node_endpoints[].host")?;
         rt::read::i32(c, "node_endpoints[].port")?;
         rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
-        if true {
-            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -409,14 +377,12 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             fields::NODE_ENDPOINTS_RACK,
             rt::read::opt_str(c, true, true, "node_endpoints[].rack")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
-                vis,
-                "node_endpoints[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+            vis,
+            "node_endpoints[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -426,12 +392,10 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         let mut n: usize = 8;
         n += rt::write::str_size(self.host, true, "node_endpoints[].host")?;
         n += rt::write::opt_str_size(self.rack, true, true, "node_endpoints[].rack")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -441,11 +405,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         w.str(self.host, true, "node_endpoints[].host");
         w.i32(self.port, "node_endpoints[].port");
         w.opt_str(self.rack, true, true, "node_endpoints[].rack");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -523,11 +483,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let records = rt::read::opt_bytes(c, true, v <= 0, "responses[].partitions[].records")?;
         let acquired_records =
             rt::read::array::<AcquiredRecords<'a>>(c, true, v, "responses[].partitions[].acquired_records")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
             error_code,
@@ -560,9 +516,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         <LeaderIdAndEpoch as rt::Struct>::check(c, v)?;
         rt::read::opt_bytes(c, true, v <= 0, "responses[].partitions[].records")?;
         rt::read::check_array::<AcquiredRecords<'a>>(c, true, false, v, "responses[].partitions[].acquired_records")?;
-        if true {
-            rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -629,14 +583,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             vis,
             "responses[].partitions[].acquired_records",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "responses[].partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -659,14 +611,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             v,
             "responses[].partitions[].acquired_records",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -693,14 +641,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             v,
             "responses[].partitions[].acquired_records",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -758,11 +699,8 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         };
         let leader_id = rt::read::i32_at::<8, 0>(&r);
         let leader_epoch = rt::read::i32_at::<8, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?;
         Ok(Self {
             leader_id,
             leader_epoch,
@@ -783,9 +721,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -813,14 +749,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
             rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[].current_leader._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
+            vis,
+            "responses[].partitions[].current_leader._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -828,14 +762,10 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].current_leader._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -846,14 +776,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             self.leader_epoch,
             "responses[].partitions[].current_leader.leader_epoch",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[].current_leader._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -913,11 +836,8 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
         let first_offset = rt::read::i64_at::<18, 0>(&r);
         let last_offset = rt::read::i64_at::<18, 8>(&r);
         let delivery_count = rt::read::i16_at::<18, 16>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "responses[].partitions[].acquired_records[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "responses[].partitions[].acquired_records[]._tagged_fields")?;
         Ok(Self {
             first_offset,
             last_offset,
@@ -943,9 +863,7 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
                 ));
             }
         }
-        if true {
-            rt::read::check_tags(c, "responses[].partitions[].acquired_records[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "responses[].partitions[].acquired_records[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -977,14 +895,12 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
             fields::RESPONSES_PARTITIONS_ACQUIRED_RECORDS_DELIVERY_COUNT,
             rt::read::i16(c, "responses[].partitions[].acquired_records[].delivery_count")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::RESPONSES_PARTITIONS_ACQUIRED_RECORDS_TAGGED_FIELDS,
-                vis,
-                "responses[].partitions[].acquired_records[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::RESPONSES_PARTITIONS_ACQUIRED_RECORDS_TAGGED_FIELDS,
+            vis,
+            "responses[].partitions[].acquired_records[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -992,14 +908,10 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 18;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "responses[].partitions[].acquired_records[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1017,14 +929,7 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
             self.delivery_count,
             "responses[].partitions[].acquired_records[].delivery_count",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "responses[].partitions[].acquired_records[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1617,23 +1522,21 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+            if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
                 return Err(rt::write::not_in_version("acquisition_lock_timeout_ms"));
             }
             n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
             n += rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+            if v <= 0 && self.acquisition_lock_timeout_ms != 0_i32 {
                 w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
             }
             if let Some(r) = w.run::<6>("throttle_time_ms") {
@@ -1646,11 +1549,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.responses, true, v, "responses");
             rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1692,12 +1591,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1706,11 +1603,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(self.topic_id, "responses[].topic_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1761,12 +1654,10 @@ pub mod owned {
             let mut n: usize = 8;
             n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
             n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "node_endpoints[].rack")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1777,11 +1668,7 @@ pub mod owned {
             w.str(&self.host, true, "node_endpoints[].host");
             w.i32(self.port, "node_endpoints[].port");
             w.opt_str(self.rack.as_deref(), true, true, "node_endpoints[].rack");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1871,14 +1758,10 @@ pub mod owned {
                 v,
                 "responses[].partitions[].acquired_records",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1919,14 +1802,7 @@ pub mod owned {
                 v,
                 "responses[].partitions[].acquired_records",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "responses[].partitions[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1967,21 +1843,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].current_leader._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<9>("responses[].partitions[].current_leader.leader_id") {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -1992,14 +1864,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "responses[].partitions[].current_leader._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -2045,21 +1910,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 18;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "responses[].partitions[].acquired_records[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<19>("responses[].partitions[].acquired_records[].first_offset") {
                     r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                     r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
@@ -2072,14 +1933,7 @@ pub mod owned {
                     r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
                     r[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "responses[].partitions[].acquired_records[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -56,11 +56,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             groups,
@@ -78,9 +74,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -89,12 +83,10 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.groups, true, v, "groups")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -102,11 +94,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.groups, true, v, "groups");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -185,11 +173,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         let assignor_name = rt::read::str(c, true, "groups[].assignor_name")?;
         let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
         let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
         Ok(Self {
             error_code,
             error_message,
@@ -223,9 +207,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         rt::read::str(c, true, "groups[].assignor_name")?;
         rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
         rt::read::i32(c, "groups[].authorized_operations")?;
-        if true {
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -278,9 +260,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             fields::GROUPS_AUTHORIZED_OPERATIONS,
             rt::read::i32(c, "groups[].authorized_operations")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -293,12 +273,10 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         n += rt::write::str_size(self.group_state, true, "groups[].group_state")?;
         n += rt::write::str_size(self.assignor_name, true, "groups[].assignor_name")?;
         n += rt::write::array_size(&self.members, true, v, "groups[].members")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -313,11 +291,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         w.str(self.assignor_name, true, "groups[].assignor_name");
         w.array(&self.members, true, v, "groups[].members");
         w.i32(self.authorized_operations, "groups[].authorized_operations");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -381,11 +355,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         let subscribed_topic_names =
             rt::read::array::<&'a str>(c, true, v, "groups[].members[].subscribed_topic_names")?;
         let assignment = <Assignment as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
         Ok(Self {
             member_id,
             rack_id,
@@ -409,9 +379,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         rt::read::str(c, true, "groups[].members[].client_host")?;
         rt::read::check_array::<&'a str>(c, true, false, v, "groups[].members[].subscribed_topic_names")?;
         <Assignment as rt::Struct>::check(c, v)?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -467,14 +435,12 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         )?;
         let present = true;
         rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_ASSIGNMENT, vis)?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -493,12 +459,10 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             "groups[].members[].subscribed_topic_names",
         )?;
         n += rt::Struct::size(&self.assignment, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -516,11 +480,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             "groups[].members[].subscribed_topic_names",
         );
         rt::Struct::write(&self.assignment, w, v);
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -566,11 +526,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_partitions =
             rt::read::array::<TopicPartitions<'a>>(c, true, v, "groups[].members[].assignment.topic_partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
         Ok(Self {
             topic_partitions,
             unknown_tagged_fields,
@@ -589,9 +545,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.topic_partitions",
         )?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -620,14 +574,12 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             vis,
             "groups[].members[].assignment.topic_partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].assignment._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].assignment._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -641,14 +593,10 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.topic_partitions",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].assignment._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -660,14 +608,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.topic_partitions",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].assignment._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -727,11 +668,8 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             v,
             "groups[].members[].assignment.topic_partitions[].partitions",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?;
         Ok(Self {
             topic_id,
             topic_name,
@@ -754,9 +692,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             v,
             "groups[].members[].assignment.topic_partitions[].partitions",
         )?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -799,14 +735,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             vis,
             "groups[].members[].assignment.topic_partitions[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -825,14 +759,10 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             v,
             "groups[].members[].assignment.topic_partitions[].partitions",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -853,14 +783,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             v,
             "groups[].members[].assignment.topic_partitions[].partitions",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1369,12 +1292,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1382,11 +1303,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.groups, true, v, "groups");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1460,12 +1377,10 @@ pub mod owned {
             n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
             n += rt::write::str_size(&self.assignor_name, true, "groups[].assignor_name")?;
             n += rt::owned::vec_size(&self.members, true, v, "groups[].members")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1482,18 +1397,14 @@ pub mod owned {
             }
             w.str(&self.assignor_name, true, "groups[].assignor_name");
             rt::owned::write_vec(w, &self.members, true, v, "groups[].members");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("groups[].authorized_operations") {
                     r[0..4].copy_from_slice(&self.authorized_operations.to_be_bytes());
                     r[4] = 0;
                 }
             } else {
                 w.i32(self.authorized_operations, "groups[].authorized_operations");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1566,12 +1477,10 @@ pub mod owned {
                 "groups[].members[].subscribed_topic_names",
             )?;
             n += rt::OwnedStruct::size(&self.assignment, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1591,11 +1500,7 @@ pub mod owned {
                 "groups[].members[].subscribed_topic_names",
             );
             rt::OwnedStruct::write(&self.assignment, w, v);
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1638,14 +1543,10 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.topic_partitions",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].assignment._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1659,14 +1560,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.topic_partitions",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].members[].assignment._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1722,14 +1616,10 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.topic_partitions[].partitions",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1752,14 +1642,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.topic_partitions[].partitions",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].members[].assignment.topic_partitions[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -64,11 +64,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         let member_epoch = rt::read::i32(c, "member_epoch")?;
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
         let subscribed_topic_names = rt::read::opt_array::<&'a str>(c, true, true, v, "subscribed_topic_names")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             group_id,
             member_id,
@@ -101,9 +97,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
             vis,
             "subscribed_topic_names",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -115,12 +109,10 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         n += rt::write::str_size(self.member_id, true, "member_id")?;
         n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
         n += rt::write::opt_array_size(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -131,11 +123,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         w.i32(self.member_epoch, "member_epoch");
         w.opt_str(self.rack_id, true, true, "rack_id");
         w.opt_array(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -332,12 +320,10 @@ pub mod owned {
                 v,
                 "subscribed_topic_names",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -355,11 +341,7 @@ pub mod owned {
                 v,
                 "subscribed_topic_names",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -58,11 +58,7 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
         };
         let version = rt::read::i16_at::<10, 0>(&r);
         let last_contained_log_timestamp = rt::read::i64_at::<10, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             version,
             last_contained_log_timestamp,
@@ -84,9 +80,7 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
             fields::LAST_CONTAINED_LOG_TIMESTAMP,
             rt::read::i64(c, "last_contained_log_timestamp")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -94,12 +88,10 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 10;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -107,11 +99,7 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i16(self.version, "version");
         w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -229,18 +217,16 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 10;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<11>("version") {
                     r[0..2].copy_from_slice(&self.version.to_be_bytes());
                     r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
@@ -251,11 +237,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.version.to_be_bytes());
                     r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

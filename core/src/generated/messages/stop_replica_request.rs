@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         if v >= 4 {
             n += 1;
         }
-        if !(v >= 4) && !(self.is_k_raft_controller == false) {
+        if v <= 3 && self.is_k_raft_controller {
             return Err(rt::write::not_in_version("is_k_raft_controller"));
         }
         if v >= 1 {
@@ -183,51 +183,53 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         if v <= 2 {
             n += 1;
         }
-        if !(v <= 2) && !(self.delete_partitions == false) {
+        if v >= 3 && self.delete_partitions {
             return Err(rt::write::not_in_version("delete_partitions"));
         }
         if v <= 0 {
             n += rt::write::array_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
         }
-        if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+        if v >= 1 && !self.ungrouped_partitions.is_empty() {
             return Err(rt::write::not_in_version("ungrouped_partitions"));
         }
         if (1..=2).contains(&v) {
             n += rt::write::array_size(&self.topics, v >= 2, v, "topics")?;
         }
-        if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+        if (v <= 0 || v >= 3) && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("topics"));
         }
         if v >= 3 {
             n += rt::write::array_size(&self.topic_states, v >= 2, v, "topic_states")?;
         }
-        if !(v >= 3) && !(self.topic_states.is_empty()) {
+        if v <= 2 && !self.topic_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states"));
         }
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 4) && !(self.is_k_raft_controller == false) {
+        if v <= 3 && self.is_k_raft_controller {
             w.fail(rt::write::not_in_version("is_k_raft_controller"));
         }
-        if !(v <= 2) && !(self.delete_partitions == false) {
+        if v >= 3 && self.delete_partitions {
             w.fail(rt::write::not_in_version("delete_partitions"));
         }
-        if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+        if v >= 1 && !self.ungrouped_partitions.is_empty() {
             w.fail(rt::write::not_in_version("ungrouped_partitions"));
         }
-        if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+        if (v <= 0 || v >= 3) && !self.topics.is_empty() {
             w.fail(rt::write::not_in_version("topics"));
         }
-        if !(v >= 3) && !(self.topic_states.is_empty()) {
+        if v <= 2 && !self.topic_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states"));
         }
         w.i32(self.controller_id, "controller_id");
@@ -251,10 +253,10 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
             w.array(&self.topic_states, v >= 2, v, "topic_states");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -394,30 +396,32 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         if v <= 0 {
             n += rt::write::str_size(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
         }
-        if !(v <= 0) && !(self.topic_name == "") {
+        if v >= 1 && !self.topic_name.is_empty() {
             return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
         }
         if v <= 0 {
             n += 4;
         }
-        if !(v <= 0) && !(self.partition_index == 0_i32) {
+        if v >= 1 && self.partition_index != 0_i32 {
             return Err(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
         }
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.topic_name == "") {
+        if v >= 1 && !self.topic_name.is_empty() {
             w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
         }
-        if !(v <= 0) && !(self.partition_index == 0_i32) {
+        if v >= 1 && self.partition_index != 0_i32 {
             w.fail(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
         }
         if v <= 0 {
@@ -427,13 +431,13 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
             w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "ungrouped_partitions[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -570,30 +574,32 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         if (1..=2).contains(&v) {
             n += rt::write::str_size(self.name, v >= 2, "topics[].name")?;
         }
-        if !((1..=2).contains(&v)) && !(self.name == "") {
+        if (v <= 0 || v >= 3) && !self.name.is_empty() {
             return Err(rt::write::not_in_version("topics[].name"));
         }
         if (1..=2).contains(&v) {
             n += rt::write::array_size(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
         }
-        if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+        if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
             return Err(rt::write::not_in_version("topics[].partition_indexes"));
         }
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !((1..=2).contains(&v)) && !(self.name == "") {
+        if (v <= 0 || v >= 3) && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("topics[].name"));
         }
-        if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+        if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
             w.fail(rt::write::not_in_version("topics[].partition_indexes"));
         }
         if (1..=2).contains(&v) {
@@ -603,10 +609,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
             w.array(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -757,30 +763,32 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         if v >= 3 {
             n += rt::write::str_size(self.topic_name, v >= 2, "topic_states[].topic_name")?;
         }
-        if !(v >= 3) && !(self.topic_name == "") {
+        if v <= 2 && !self.topic_name.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].topic_name"));
         }
         if v >= 3 {
             n += rt::write::array_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
         }
-        if !(v >= 3) && !(self.partition_states.is_empty()) {
+        if v <= 2 && !self.partition_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 2 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.topic_name == "") {
+        if v <= 2 && !self.topic_name.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].topic_name"));
         }
-        if !(v >= 3) && !(self.partition_states.is_empty()) {
+        if v <= 2 && !self.partition_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 3 {
@@ -790,10 +798,10 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
             w.array(&self.partition_states, v >= 2, v, "topic_states[].partition_states");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+        };
     }
 }
 
@@ -952,7 +960,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.partition_index == 0_i32) {
+        if v <= 2 && self.partition_index != 0_i32 {
             return Err(rt::write::not_in_version(
                 "topic_states[].partition_states[].partition_index",
             ));
@@ -960,7 +968,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+        if v <= 2 && self.leader_epoch != -1_i32 {
             return Err(rt::write::not_in_version(
                 "topic_states[].partition_states[].leader_epoch",
             ));
@@ -968,7 +976,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         if v >= 3 {
             n += 1;
         }
-        if !(v >= 3) && !(self.delete_partition == false) {
+        if v <= 2 && self.delete_partition {
             return Err(rt::write::not_in_version(
                 "topic_states[].partition_states[].delete_partition",
             ));
@@ -977,26 +985,28 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topic_states[].partition_states[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topic_states[].partition_states[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.partition_index == 0_i32) {
+        if v <= 2 && self.partition_index != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "topic_states[].partition_states[].partition_index",
             ));
         }
-        if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+        if v <= 2 && self.leader_epoch != -1_i32 {
             w.fail(rt::write::not_in_version(
                 "topic_states[].partition_states[].leader_epoch",
             ));
         }
-        if !(v >= 3) && !(self.delete_partition == false) {
+        if v <= 2 && self.delete_partition {
             w.fail(rt::write::not_in_version(
                 "topic_states[].partition_states[].delete_partition",
             ));
@@ -1017,13 +1027,13 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
             );
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "topic_states[].partition_states[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1475,7 +1485,7 @@ pub mod owned {
             if v >= 4 {
                 n += 1;
             }
-            if !(v >= 4) && !(self.is_k_raft_controller == false) {
+            if v <= 3 && self.is_k_raft_controller {
                 return Err(rt::write::not_in_version("is_k_raft_controller"));
             }
             if v >= 1 {
@@ -1484,51 +1494,53 @@ pub mod owned {
             if v <= 2 {
                 n += 1;
             }
-            if !(v <= 2) && !(self.delete_partitions == false) {
+            if v >= 3 && self.delete_partitions {
                 return Err(rt::write::not_in_version("delete_partitions"));
             }
             if v <= 0 {
                 n += rt::owned::vec_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
             }
-            if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+            if v >= 1 && !self.ungrouped_partitions.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partitions"));
             }
             if (1..=2).contains(&v) {
                 n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
             }
-            if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+            if (v <= 0 || v >= 3) && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("topics"));
             }
             if v >= 3 {
                 n += rt::owned::vec_size(&self.topic_states, v >= 2, v, "topic_states")?;
             }
-            if !(v >= 3) && !(self.topic_states.is_empty()) {
+            if v <= 2 && !self.topic_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states"));
             }
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 4) && !(self.is_k_raft_controller == false) {
+            if v <= 3 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
-            if !(v <= 2) && !(self.delete_partitions == false) {
+            if v >= 3 && self.delete_partitions {
                 w.fail(rt::write::not_in_version("delete_partitions"));
             }
-            if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+            if v >= 1 && !self.ungrouped_partitions.is_empty() {
                 w.fail(rt::write::not_in_version("ungrouped_partitions"));
             }
-            if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+            if (v <= 0 || v >= 3) && !self.topics.is_empty() {
                 w.fail(rt::write::not_in_version("topics"));
             }
-            if !(v >= 3) && !(self.topic_states.is_empty()) {
+            if v <= 2 && !self.topic_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states"));
             }
             w.i32(self.controller_id, "controller_id");
@@ -1552,10 +1564,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.topic_states, v >= 2, v, "topic_states");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1599,37 +1611,39 @@ pub mod owned {
             if v <= 0 {
                 n += rt::write::str_size(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
             }
-            if !(v <= 0) && !(self.topic_name == "") {
+            if v >= 1 && !self.topic_name.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
             }
             if v <= 0 {
                 n += 4;
             }
-            if !(v <= 0) && !(self.partition_index == 0_i32) {
+            if v >= 1 && self.partition_index != 0_i32 {
                 return Err(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
             }
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.topic_name == "") {
+            if v >= 1 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
             }
-            if !(v <= 0) && !(self.partition_index == 0_i32) {
+            if v >= 1 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
             }
             if v <= 0 {
                 w.str(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name");
             }
-            if (v <= 0) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if false {
                 if let Some(r) = w.run::<5>("ungrouped_partitions[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4] = 0;
@@ -1639,13 +1653,13 @@ pub mod owned {
                     w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "ungrouped_partitions[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }
@@ -1690,31 +1704,33 @@ pub mod owned {
             if (1..=2).contains(&v) {
                 n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
             }
-            if !((1..=2).contains(&v)) && !(self.name == "") {
+            if (v <= 0 || v >= 3) && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("topics[].name"));
             }
             if (1..=2).contains(&v) {
                 n += rt::owned::vec_size(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
             }
-            if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+            if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partition_indexes"));
             }
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !((1..=2).contains(&v)) && !(self.name == "") {
+            if (v <= 0 || v >= 3) && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].name"));
             }
-            if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+            if (v <= 0 || v >= 3) && !self.partition_indexes.is_empty() {
                 w.fail(rt::write::not_in_version("topics[].partition_indexes"));
             }
             if (1..=2).contains(&v) {
@@ -1724,10 +1740,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -1771,31 +1787,33 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::str_size(&self.topic_name, v >= 2, "topic_states[].topic_name")?;
             }
-            if !(v >= 3) && !(self.topic_name == "") {
+            if v <= 2 && !self.topic_name.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].topic_name"));
             }
             if v >= 3 {
                 n += rt::owned::vec_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
             }
-            if !(v >= 3) && !(self.partition_states.is_empty()) {
+            if v <= 2 && !self.partition_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.topic_name == "") {
+            if v <= 2 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
-            if !(v >= 3) && !(self.partition_states.is_empty()) {
+            if v <= 2 && !self.partition_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 3 {
@@ -1805,10 +1823,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_states, v >= 2, v, "topic_states[].partition_states");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+            };
         }
     }
 
@@ -1856,7 +1874,7 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.partition_index == 0_i32) {
+            if v <= 2 && self.partition_index != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "topic_states[].partition_states[].partition_index",
                 ));
@@ -1864,7 +1882,7 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+            if v <= 2 && self.leader_epoch != -1_i32 {
                 return Err(rt::write::not_in_version(
                     "topic_states[].partition_states[].leader_epoch",
                 ));
@@ -1872,7 +1890,7 @@ pub mod owned {
             if v >= 3 {
                 n += 1;
             }
-            if !(v >= 3) && !(self.delete_partition == false) {
+            if v <= 2 && self.delete_partition {
                 return Err(rt::write::not_in_version(
                     "topic_states[].partition_states[].delete_partition",
                 ));
@@ -1881,32 +1899,34 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topic_states[].partition_states[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "topic_states[].partition_states[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.partition_index == 0_i32) {
+            if v <= 2 && self.partition_index != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "topic_states[].partition_states[].partition_index",
                 ));
             }
-            if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+            if v <= 2 && self.leader_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version(
                     "topic_states[].partition_states[].leader_epoch",
                 ));
             }
-            if !(v >= 3) && !(self.delete_partition == false) {
+            if v <= 2 && self.delete_partition {
                 w.fail(rt::write::not_in_version(
                     "topic_states[].partition_states[].delete_partition",
                 ));
             }
-            if (v >= 3) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<10>("topic_states[].partition_states[].partition_index") {
                     r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                     r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -1922,13 +1942,13 @@ pub mod owned {
                     }
                 }
                 if v >= 2 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "topic_states[].partition_states[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

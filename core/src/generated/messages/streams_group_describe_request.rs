@@ -59,11 +59,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         } else {
             false
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             group_ids,
             include_authorized_operations,
@@ -92,9 +88,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
                 rt::read::bool(c, "include_topology_description")?,
             );
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -106,21 +100,19 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.include_topology_description == false) {
+        if v <= 0 && self.include_topology_description {
             return Err(rt::write::not_in_version("include_topology_description"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.include_topology_description == false) {
+        if v <= 0 && self.include_topology_description {
             w.fail(rt::write::not_in_version("include_topology_description"));
         }
         w.array(&self.group_ids, true, v, "group_ids");
@@ -128,11 +120,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
         if v >= 1 {
             w.bool(self.include_topology_description, "include_topology_description");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -279,21 +267,19 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.include_topology_description == false) {
+            if v <= 0 && self.include_topology_description {
                 return Err(rt::write::not_in_version("include_topology_description"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.include_topology_description == false) {
+            if v <= 0 && self.include_topology_description {
                 w.fail(rt::write::not_in_version("include_topology_description"));
             }
             rt::owned::write_vec(w, &self.group_ids, true, v, "group_ids");
@@ -307,11 +293,7 @@ pub mod owned {
                 if v >= 1 {
                     w.bool(self.include_topology_description, "include_topology_description");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

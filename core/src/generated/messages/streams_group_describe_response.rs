@@ -55,11 +55,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             groups,
@@ -77,9 +73,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -88,12 +82,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.groups, true, v, "groups")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -101,11 +93,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.array(&self.groups, true, v, "groups");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -208,11 +196,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         } else {
             None
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?;
         Ok(Self {
             error_code,
             error_message,
@@ -251,10 +235,8 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         }
         rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
         rt::read::i32(c, "groups[].authorized_operations")?;
-        if v >= 1 {
-            if rt::read::present(c, v >= 1, "groups[].topology_description")? {
-                <TopologyDescription as rt::Struct>::check(c, v)?;
-            }
+        if v >= 1 && rt::read::present(c, v >= 1, "groups[].topology_description")? {
+            <TopologyDescription as rt::Struct>::check(c, v)?;
         }
         if v >= 1 {
             rt::read::i8(c, "groups[].topology_description_status")?;
@@ -262,9 +244,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 1 {
             rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?;
         }
-        if true {
-            rt::read::check_tags(c, "groups[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -346,9 +326,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
                 rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?,
             );
         }
-        if true {
-            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -364,33 +342,31 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 1 {
             n += rt::write::opt_struct_size(&self.topology_description, v >= 1, v, "groups[].topology_description")?;
         }
-        if !(v >= 1) && !(self.topology_description == None) {
+        if v <= 0 && self.topology_description.is_some() {
             return Err(rt::write::not_in_version("groups[].topology_description"));
         }
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.topology_description_status == 0_i8) {
+        if v <= 0 && self.topology_description_status != 0_i8 {
             return Err(rt::write::not_in_version("groups[].topology_description_status"));
         }
         if v >= 1 {
             n += rt::write::opt_str_size(self.assignor_name, true, v >= 1, "groups[].assignor_name")?;
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.topology_description == None) {
+        if v <= 0 && self.topology_description.is_some() {
             w.fail(rt::write::not_in_version("groups[].topology_description"));
         }
-        if !(v >= 1) && !(self.topology_description_status == 0_i8) {
+        if v <= 0 && self.topology_description_status != 0_i8 {
             w.fail(rt::write::not_in_version("groups[].topology_description_status"));
         }
         w.i16(self.error_code, "groups[].error_code");
@@ -411,11 +387,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 1 {
             w.opt_str(self.assignor_name, true, v >= 1, "groups[].assignor_name");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -465,11 +437,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
         let subtopologies =
             rt::read::opt_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topology._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology._tagged_fields")?;
         Ok(Self {
             epoch,
             subtopologies,
@@ -483,9 +451,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         let c = &mut local;
         rt::read::i32(c, "groups[].topology.epoch")?;
         rt::read::check_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
-        if true {
-            rt::read::check_tags(c, "groups[].topology._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topology._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -518,14 +484,12 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
             vis,
             "groups[].topology.subtopologies",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_TAGGED_FIELDS,
-                vis,
-                "groups[].topology._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_TAGGED_FIELDS,
+            vis,
+            "groups[].topology._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -534,12 +498,10 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::opt_array_size(&self.subtopologies, true, true, v, "groups[].topology.subtopologies")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].topology._tagged_fields"));
         }
         Ok(n)
     }
@@ -547,11 +509,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.epoch, "groups[].topology.epoch");
         w.opt_array(&self.subtopologies, true, true, v, "groups[].topology.subtopologies");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topology._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -646,11 +604,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         let assignment = <Assignment as rt::Struct>::read(c, v)?;
         let target_assignment = <Assignment as rt::Struct>::read(c, v)?;
         let is_classic = rt::read::bool(c, "groups[].members[].is_classic")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
         Ok(Self {
             member_id,
             member_epoch,
@@ -692,9 +646,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         <Assignment as rt::Struct>::check(c, v)?;
         <Assignment as rt::Struct>::check(c, v)?;
         rt::read::bool(c, "groups[].members[].is_classic")?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -796,14 +748,12 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             fields::GROUPS_MEMBERS_IS_CLASSIC,
             rt::read::bool(c, "groups[].members[].is_classic")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -823,12 +773,10 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         n += rt::write::array_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")?;
         n += rt::Struct::size(&self.assignment, v)?;
         n += rt::Struct::size(&self.target_assignment, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -849,11 +797,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         rt::Struct::write(&self.assignment, w, v);
         rt::Struct::write(&self.target_assignment, w, v);
         w.bool(self.is_classic, "groups[].members[].is_classic");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -920,11 +864,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topology_description._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology_description._tagged_fields")?;
         Ok(Self {
             subtopologies,
             global_stores,
@@ -954,9 +894,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                 "groups[].topology_description.global_stores",
             )?;
         }
-        if true {
-            rt::read::check_tags(c, "groups[].topology_description._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topology_description._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1002,14 +940,12 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                 "groups[].topology_description.global_stores",
             )?;
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_TAGGED_FIELDS,
-                vis,
-                "groups[].topology_description._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_DESCRIPTION_TAGGED_FIELDS,
+            vis,
+            "groups[].topology_description._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1025,7 +961,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                 "groups[].topology_description.subtopologies",
             )?;
         }
-        if !(v >= 1) && !(self.subtopologies.is_empty()) {
+        if v <= 0 && !self.subtopologies.is_empty() {
             return Err(rt::write::not_in_version("groups[].topology_description.subtopologies"));
         }
         if v >= 1 {
@@ -1036,26 +972,22 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                 "groups[].topology_description.global_stores",
             )?;
         }
-        if !(v >= 1) && !(self.global_stores.is_empty()) {
+        if v <= 0 && !self.global_stores.is_empty() {
             return Err(rt::write::not_in_version("groups[].topology_description.global_stores"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology_description._tagged_fields",
-            ));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.subtopologies.is_empty()) {
+        if v <= 0 && !self.subtopologies.is_empty() {
             w.fail(rt::write::not_in_version("groups[].topology_description.subtopologies"));
         }
-        if !(v >= 1) && !(self.global_stores.is_empty()) {
+        if v <= 0 && !self.global_stores.is_empty() {
             w.fail(rt::write::not_in_version("groups[].topology_description.global_stores"));
         }
         if v >= 1 {
@@ -1074,14 +1006,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
                 "groups[].topology_description.global_stores",
             );
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology_description._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1143,11 +1068,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topology.subtopologies[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology.subtopologies[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             source_topics,
@@ -1185,9 +1106,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
         )?;
-        if true {
-            rt::read::check_tags(c, "groups[].topology.subtopologies[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topology.subtopologies[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1254,14 +1173,12 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             vis,
             "groups[].topology.subtopologies[].repartition_source_topics",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
-                vis,
-                "groups[].topology.subtopologies[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
+            vis,
+            "groups[].topology.subtopologies[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1298,14 +1215,10 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology.subtopologies[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1340,14 +1253,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology.subtopologies[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1397,11 +1303,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
         let port = rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].user_endpoint._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].user_endpoint._tagged_fields")?;
         Ok(Self {
             host,
             port,
@@ -1416,9 +1318,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         let c = &mut local;
         rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
         rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].user_endpoint._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].user_endpoint._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1447,14 +1347,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
             fields::GROUPS_MEMBERS_USER_ENDPOINT_PORT,
             rt::read::u16(c, "groups[].members[].user_endpoint.port")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_USER_ENDPOINT_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].user_endpoint._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_USER_ENDPOINT_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].user_endpoint._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1463,14 +1361,10 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.host, true, "groups[].members[].user_endpoint.host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].user_endpoint._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1478,14 +1372,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.host, true, "groups[].members[].user_endpoint.host");
         w.u16(self.port, "groups[].members[].user_endpoint.port");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].user_endpoint._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1535,11 +1422,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
         let value = rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].client_tags[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].client_tags[]._tagged_fields")?;
         Ok(Self {
             key,
             value,
@@ -1554,9 +1437,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         let c = &mut local;
         rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
         rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].client_tags[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].client_tags[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1585,14 +1466,12 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
             fields::GROUPS_MEMBERS_CLIENT_TAGS_VALUE,
             Some(rt::read::str(c, true, "groups[].members[].client_tags[].value")?),
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_CLIENT_TAGS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].client_tags[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_CLIENT_TAGS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].client_tags[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1602,14 +1481,10 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.key, true, "groups[].members[].client_tags[].key")?;
         n += rt::write::str_size(self.value, true, "groups[].members[].client_tags[].value")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].client_tags[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1617,14 +1492,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.key, true, "groups[].members[].client_tags[].key");
         w.str(self.value, true, "groups[].members[].client_tags[].value");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].client_tags[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1687,11 +1555,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         };
         let partition = rt::read::i32_at::<12, 0>(&r);
         let offset = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].task_offsets[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].task_offsets[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             partition,
@@ -1714,9 +1578,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
                 return Err(rt::read::short(c, "groups[].members[].task_offsets[].partition"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "groups[].members[].task_offsets[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].task_offsets[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1753,14 +1615,12 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             fields::GROUPS_MEMBERS_TASK_OFFSETS_OFFSET,
             rt::read::i64(c, "groups[].members[].task_offsets[].offset")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_TASK_OFFSETS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].task_offsets[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_TASK_OFFSETS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].task_offsets[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1773,14 +1633,10 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             true,
             "groups[].members[].task_offsets[].subtopology_id",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].task_offsets[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1793,14 +1649,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         );
         w.i32(self.partition, "groups[].members[].task_offsets[].partition");
         w.i64(self.offset, "groups[].members[].task_offsets[].offset");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].task_offsets[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1855,11 +1704,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.standby_tasks")?;
         let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.warmup_tasks")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
         Ok(Self {
             active_tasks,
             standby_tasks,
@@ -1876,9 +1721,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.active_tasks")?;
         rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.standby_tasks")?;
         rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.warmup_tasks")?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1927,14 +1770,12 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             vis,
             "groups[].members[].assignment.warmup_tasks",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].assignment._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].assignment._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1960,14 +1801,10 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.warmup_tasks",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].assignment._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1991,14 +1828,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.warmup_tasks",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].assignment._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2061,11 +1891,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topology_description.subtopologies[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "groups[].topology_description.subtopologies[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             nodes,
@@ -2090,9 +1917,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].nodes",
             )?;
         }
-        if true {
-            rt::read::check_tags(c, "groups[].topology_description.subtopologies[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topology_description.subtopologies[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -2138,14 +1963,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].nodes",
             )?;
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS,
-                vis,
-                "groups[].topology_description.subtopologies[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS,
+            vis,
+            "groups[].topology_description.subtopologies[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -2160,7 +1983,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].subtopology_id",
             )?;
         }
-        if !(v >= 1) && !(self.subtopology_id == "") {
+        if v <= 0 && !self.subtopology_id.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].subtopology_id",
             ));
@@ -2173,30 +1996,26 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].nodes",
             )?;
         }
-        if !(v >= 1) && !(self.nodes.is_empty()) {
+        if v <= 0 && !self.nodes.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes",
             ));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology_description.subtopologies[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.subtopology_id == "") {
+        if v <= 0 && !self.subtopology_id.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].subtopology_id",
             ));
         }
-        if !(v >= 1) && !(self.nodes.is_empty()) {
+        if v <= 0 && !self.nodes.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes",
             ));
@@ -2216,14 +2035,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
                 "groups[].topology_description.subtopologies[].nodes",
             );
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology_description.subtopologies[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2281,11 +2093,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         } else {
             TopologyDescriptionNode::DEFAULT
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].topology_description.global_stores[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
         Ok(Self {
             source,
             processor,
@@ -2304,9 +2113,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         if v >= 1 {
             <TopologyDescriptionNode as rt::Struct>::check(c, v)?;
         }
-        if true {
-            rt::read::check_tags(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -2351,14 +2158,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
                 vis,
             )?;
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
-                vis,
-                "groups[].topology_description.global_stores[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
+            vis,
+            "groups[].topology_description.global_stores[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -2369,7 +2174,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         if v >= 1 {
             n += rt::Struct::size(&self.source, v)?;
         }
-        if !(v >= 1) && !(self.source == TopologyDescriptionNode::DEFAULT) {
+        if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.global_stores[].source",
             ));
@@ -2377,30 +2182,26 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         if v >= 1 {
             n += rt::Struct::size(&self.processor, v)?;
         }
-        if !(v >= 1) && !(self.processor == TopologyDescriptionNode::DEFAULT) {
+        if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.global_stores[].processor",
             ));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology_description.global_stores[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.source == TopologyDescriptionNode::DEFAULT) {
+        if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.global_stores[].source",
             ));
         }
-        if !(v >= 1) && !(self.processor == TopologyDescriptionNode::DEFAULT) {
+        if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.global_stores[].processor",
             ));
@@ -2411,14 +2212,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         if v >= 1 {
             rt::Struct::write(&self.processor, w, v);
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology_description.global_stores[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2496,14 +2290,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(
-                c,
-                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            )?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(
+            c,
+            "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+        )?;
         Ok(Self {
             name,
             partitions,
@@ -2547,12 +2337,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
-            rt::read::check_tags(
-                c,
-                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            )?;
-        }
+        rt::read::check_tags(
+            c,
+            "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -2605,14 +2393,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             vis,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
-                vis,
-                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
+            vis,
+            "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -2631,14 +2417,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -2663,14 +2445,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2720,11 +2495,8 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             partitions,
@@ -2745,9 +2517,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             v,
             "groups[].members[].assignment.active_tasks[].partitions",
         )?;
-        if true {
-            rt::read::check_tags(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -2785,14 +2555,12 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             vis,
             "groups[].members[].assignment.active_tasks[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS,
-                vis,
-                "groups[].members[].assignment.active_tasks[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS,
+            vis,
+            "groups[].members[].assignment.active_tasks[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -2811,14 +2579,10 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             v,
             "groups[].members[].assignment.active_tasks[].partitions",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].members[].assignment.active_tasks[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -2835,14 +2599,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             v,
             "groups[].members[].assignment.active_tasks[].partitions",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].members[].assignment.active_tasks[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2946,14 +2703,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(
-                c,
-                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-            )?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(
+            c,
+            "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+        )?;
         Ok(Self {
             name,
             node_type,
@@ -3011,12 +2764,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             )?;
         }
-        if true {
-            rt::read::check_tags(
-                c,
-                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-            )?;
-        }
+        rt::read::check_tags(
+            c,
+            "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -3113,14 +2864,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             )?;
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS,
-                vis,
-                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS,
+            vis,
+            "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -3135,7 +2884,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].name",
             )?;
         }
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].name",
             ));
@@ -3143,7 +2892,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.node_type == 0_i8) {
+        if v <= 0 && self.node_type != 0_i8 {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].node_type",
             ));
@@ -3156,7 +2905,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].source_topics",
             )?;
         }
-        if !(v >= 1) && !(self.source_topics.is_empty()) {
+        if v <= 0 && !self.source_topics.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].source_topics",
             ));
@@ -3169,7 +2918,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].sink_topic",
             )?;
         }
-        if !(v >= 1) && !(self.sink_topic == None) {
+        if v <= 0 && self.sink_topic.is_some() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].sink_topic",
             ));
@@ -3182,7 +2931,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].stores",
             )?;
         }
-        if !(v >= 1) && !(self.stores.is_empty()) {
+        if v <= 0 && !self.stores.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].stores",
             ));
@@ -3195,50 +2944,46 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             )?;
         }
-        if !(v >= 1) && !(self.successors.is_empty()) {
+        if v <= 0 && !self.successors.is_empty() {
             return Err(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             ));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.name == "") {
+        if v <= 0 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].name",
             ));
         }
-        if !(v >= 1) && !(self.node_type == 0_i8) {
+        if v <= 0 && self.node_type != 0_i8 {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].node_type",
             ));
         }
-        if !(v >= 1) && !(self.source_topics.is_empty()) {
+        if v <= 0 && !self.source_topics.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].source_topics",
             ));
         }
-        if !(v >= 1) && !(self.sink_topic == None) {
+        if v <= 0 && self.sink_topic.is_some() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].sink_topic",
             ));
         }
-        if !(v >= 1) && !(self.stores.is_empty()) {
+        if v <= 0 && !self.stores.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].stores",
             ));
         }
-        if !(v >= 1) && !(self.successors.is_empty()) {
+        if v <= 0 && !self.successors.is_empty() {
             w.fail(rt::write::not_in_version(
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             ));
@@ -3288,14 +3033,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
                 "groups[].topology_description.subtopologies[].nodes[].successors",
             );
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -4640,12 +4378,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -4653,11 +4389,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.throttle_time_ms, "throttle_time_ms");
             rt::owned::write_vec(w, &self.groups, true, v, "groups");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -4747,34 +4479,32 @@ pub mod owned {
                 n +=
                     rt::owned::opt_struct_size(&self.topology_description, v >= 1, v, "groups[].topology_description")?;
             }
-            if !(v >= 1) && !(self.topology_description == None) {
+            if v <= 0 && self.topology_description.is_some() {
                 return Err(rt::write::not_in_version("groups[].topology_description"));
             }
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.topology_description_status == 0_i8) {
+            if v <= 0 && self.topology_description_status != 0_i8 {
                 return Err(rt::write::not_in_version("groups[].topology_description_status"));
             }
             if v >= 1 {
                 n += rt::write::opt_str_size(self.assignor_name.as_deref(), true, v >= 1, "groups[].assignor_name")?;
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.topology_description == None) {
+            if v <= 0 && self.topology_description.is_some() {
                 w.fail(rt::write::not_in_version("groups[].topology_description"));
             }
-            if !(v >= 1) && !(self.topology_description_status == 0_i8) {
+            if v <= 0 && self.topology_description_status != 0_i8 {
                 w.fail(rt::write::not_in_version("groups[].topology_description_status"));
             }
             w.i16(self.error_code, "groups[].error_code");
@@ -4803,11 +4533,7 @@ pub mod owned {
             if v >= 1 {
                 w.opt_str(self.assignor_name.as_deref(), true, v >= 1, "groups[].assignor_name");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -4855,12 +4581,10 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].topology._tagged_fields"));
             }
             Ok(n)
         }
@@ -4876,11 +4600,7 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topology._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -4990,12 +4710,10 @@ pub mod owned {
             n += rt::owned::vec_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")?;
             n += rt::OwnedStruct::size(&self.assignment, v)?;
             n += rt::OwnedStruct::size(&self.target_assignment, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -5027,18 +4745,14 @@ pub mod owned {
             );
             rt::OwnedStruct::write(&self.assignment, w, v);
             rt::OwnedStruct::write(&self.target_assignment, w, v);
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("groups[].members[].is_classic") {
                     r[0] = u8::from(self.is_classic);
                     r[1] = 0;
                 }
             } else {
                 w.bool(self.is_classic, "groups[].members[].is_classic");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -5088,7 +4802,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies",
                 )?;
             }
-            if !(v >= 1) && !(self.subtopologies.is_empty()) {
+            if v <= 0 && !self.subtopologies.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topology_description.subtopologies"));
             }
             if v >= 1 {
@@ -5099,27 +4813,23 @@ pub mod owned {
                     "groups[].topology_description.global_stores",
                 )?;
             }
-            if !(v >= 1) && !(self.global_stores.is_empty()) {
+            if v <= 0 && !self.global_stores.is_empty() {
                 return Err(rt::write::not_in_version("groups[].topology_description.global_stores"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology_description._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.subtopologies.is_empty()) {
+            if v <= 0 && !self.subtopologies.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topology_description.subtopologies"));
             }
-            if !(v >= 1) && !(self.global_stores.is_empty()) {
+            if v <= 0 && !self.global_stores.is_empty() {
                 w.fail(rt::write::not_in_version("groups[].topology_description.global_stores"));
             }
             if v >= 1 {
@@ -5140,14 +4850,7 @@ pub mod owned {
                     "groups[].topology_description.global_stores",
                 );
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology_description._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5229,14 +4932,10 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies[].repartition_source_topics",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology.subtopologies[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5276,14 +4975,7 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies[].repartition_source_topics",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology.subtopologies[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5325,14 +5017,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.host, true, "groups[].members[].user_endpoint.host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].user_endpoint._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5340,21 +5028,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.host, true, "groups[].members[].user_endpoint.host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("groups[].members[].user_endpoint.port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
                 }
             } else {
                 w.u16(self.port, "groups[].members[].user_endpoint.port");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "groups[].members[].user_endpoint._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -5398,14 +5079,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.key, true, "groups[].members[].client_tags[].key")?;
             n += rt::write::str_size(&self.value, true, "groups[].members[].client_tags[].value")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].client_tags[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5414,14 +5091,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.key, true, "groups[].members[].client_tags[].key");
             w.str(&self.value, true, "groups[].members[].client_tags[].value");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].members[].client_tags[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5471,14 +5141,10 @@ pub mod owned {
                 true,
                 "groups[].members[].task_offsets[].subtopology_id",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].task_offsets[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5490,7 +5156,7 @@ pub mod owned {
                 true,
                 "groups[].members[].task_offsets[].subtopology_id",
             );
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("groups[].members[].task_offsets[].partition") {
                     r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
@@ -5501,14 +5167,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "groups[].members[].task_offsets[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -5572,14 +5231,10 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.warmup_tasks",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].assignment._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5607,14 +5262,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.warmup_tasks",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].members[].assignment._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5662,7 +5310,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].subtopology_id",
                 )?;
             }
-            if !(v >= 1) && !(self.subtopology_id == "") {
+            if v <= 0 && !self.subtopology_id.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].subtopology_id",
                 ));
@@ -5675,31 +5323,27 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes",
                 )?;
             }
-            if !(v >= 1) && !(self.nodes.is_empty()) {
+            if v <= 0 && !self.nodes.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes",
                 ));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology_description.subtopologies[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.subtopology_id == "") {
+            if v <= 0 && !self.subtopology_id.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].subtopology_id",
                 ));
             }
-            if !(v >= 1) && !(self.nodes.is_empty()) {
+            if v <= 0 && !self.nodes.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes",
                 ));
@@ -5720,14 +5364,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes",
                 );
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology_description.subtopologies[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5771,7 +5408,7 @@ pub mod owned {
             if v >= 1 {
                 n += rt::OwnedStruct::size(&self.source, v)?;
             }
-            if !(v >= 1) && !(self.source == TopologyDescriptionNode::default()) {
+            if v <= 0 && self.source != TopologyDescriptionNode::default() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.global_stores[].source",
                 ));
@@ -5779,31 +5416,27 @@ pub mod owned {
             if v >= 1 {
                 n += rt::OwnedStruct::size(&self.processor, v)?;
             }
-            if !(v >= 1) && !(self.processor == TopologyDescriptionNode::default()) {
+            if v <= 0 && self.processor != TopologyDescriptionNode::default() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.global_stores[].processor",
                 ));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology_description.global_stores[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.source == TopologyDescriptionNode::default()) {
+            if v <= 0 && self.source != TopologyDescriptionNode::default() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.global_stores[].source",
                 ));
             }
-            if !(v >= 1) && !(self.processor == TopologyDescriptionNode::default()) {
+            if v <= 0 && self.processor != TopologyDescriptionNode::default() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.global_stores[].processor",
                 ));
@@ -5814,14 +5447,7 @@ pub mod owned {
             if v >= 1 {
                 rt::OwnedStruct::write(&self.processor, w, v);
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology_description.global_stores[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5881,14 +5507,10 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5911,14 +5533,7 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -5970,14 +5585,10 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.active_tasks[].partitions",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].members[].assignment.active_tasks[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -5996,14 +5607,7 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.active_tasks[].partitions",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].members[].assignment.active_tasks[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -6067,7 +5671,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].name",
                 )?;
             }
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].name",
                 ));
@@ -6075,7 +5679,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.node_type == 0_i8) {
+            if v <= 0 && self.node_type != 0_i8 {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].node_type",
                 ));
@@ -6088,7 +5692,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].source_topics",
                 )?;
             }
-            if !(v >= 1) && !(self.source_topics.is_empty()) {
+            if v <= 0 && !self.source_topics.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].source_topics",
                 ));
@@ -6101,7 +5705,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 )?;
             }
-            if !(v >= 1) && !(self.sink_topic.is_none()) {
+            if v <= 0 && self.sink_topic.is_some() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 ));
@@ -6114,7 +5718,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].stores",
                 )?;
             }
-            if !(v >= 1) && !(self.stores.is_empty()) {
+            if v <= 0 && !self.stores.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].stores",
                 ));
@@ -6127,51 +5731,47 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 )?;
             }
-            if !(v >= 1) && !(self.successors.is_empty()) {
+            if v <= 0 && !self.successors.is_empty() {
                 return Err(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 ));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.name == "") {
+            if v <= 0 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].name",
                 ));
             }
-            if !(v >= 1) && !(self.node_type == 0_i8) {
+            if v <= 0 && self.node_type != 0_i8 {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].node_type",
                 ));
             }
-            if !(v >= 1) && !(self.source_topics.is_empty()) {
+            if v <= 0 && !self.source_topics.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].source_topics",
                 ));
             }
-            if !(v >= 1) && !(self.sink_topic.is_none()) {
+            if v <= 0 && self.sink_topic.is_some() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].sink_topic",
                 ));
             }
-            if !(v >= 1) && !(self.stores.is_empty()) {
+            if v <= 0 && !self.stores.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].stores",
                 ));
             }
-            if !(v >= 1) && !(self.successors.is_empty()) {
+            if v <= 0 && !self.successors.is_empty() {
                 w.fail(rt::write::not_in_version(
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 ));
@@ -6224,14 +5824,7 @@ pub mod owned {
                     "groups[].topology_description.subtopologies[].nodes[].successors",
                 );
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

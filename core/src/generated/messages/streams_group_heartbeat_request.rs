@@ -118,11 +118,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         let task_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_offsets")?;
         let task_end_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_end_offsets")?;
         let shutdown_application = rt::read::bool(c, "shutdown_application")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             group_id,
             member_id,
@@ -175,9 +171,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         rt::visit::array::<TaskOffset<'a>, V>(c, true, true, v, fields::TASK_OFFSETS, vis, "task_offsets")?;
         rt::visit::array::<TaskOffset<'a>, V>(c, true, true, v, fields::TASK_END_OFFSETS, vis, "task_end_offsets")?;
         vis.bool(fields::SHUTDOWN_APPLICATION, rt::read::bool(c, "shutdown_application")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -198,12 +192,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         n += rt::write::opt_array_size(&self.client_tags, true, true, v, "client_tags")?;
         n += rt::write::opt_array_size(&self.task_offsets, true, true, v, "task_offsets")?;
         n += rt::write::opt_array_size(&self.task_end_offsets, true, true, v, "task_end_offsets")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -226,11 +218,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         w.opt_array(&self.task_offsets, true, true, v, "task_offsets");
         w.opt_array(&self.task_end_offsets, true, true, v, "task_end_offsets");
         w.bool(self.shutdown_application, "shutdown_application");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -279,11 +267,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "topology.epoch")?;
         let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "topology.subtopologies")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topology._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology._tagged_fields")?;
         Ok(Self {
             epoch,
             subtopologies,
@@ -297,9 +281,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         let c = &mut local;
         rt::read::i32(c, "topology.epoch")?;
         rt::read::check_array::<Subtopology<'a>>(c, true, false, v, "topology.subtopologies")?;
-        if true {
-            rt::read::check_tags(c, "topology._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topology._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -329,9 +311,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
             vis,
             "topology.subtopologies",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TOPOLOGY_TAGGED_FIELDS, vis, "topology._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TOPOLOGY_TAGGED_FIELDS, vis, "topology._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -340,12 +320,10 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::array_size(&self.subtopologies, true, v, "topology.subtopologies")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topology._tagged_fields"));
         }
         Ok(n)
     }
@@ -353,11 +331,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.epoch, "topology.epoch");
         w.array(&self.subtopologies, true, v, "topology.subtopologies");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topology._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -407,11 +381,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             partitions,
@@ -426,9 +396,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         let c = &mut local;
         rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -462,14 +430,12 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             vis,
             "active_tasks[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::ACTIVE_TASKS_TAGGED_FIELDS,
-                vis,
-                "active_tasks[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::ACTIVE_TASKS_TAGGED_FIELDS,
+            vis,
+            "active_tasks[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -479,12 +445,10 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -492,11 +456,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
         w.array(&self.partitions, true, v, "active_tasks[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -546,11 +506,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "user_endpoint.host")?;
         let port = rt::read::u16(c, "user_endpoint.port")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?;
         Ok(Self {
             host,
             port,
@@ -565,9 +521,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         let c = &mut local;
         rt::read::str(c, true, "user_endpoint.host")?;
         rt::read::u16(c, "user_endpoint.port")?;
-        if true {
-            rt::read::check_tags(c, "user_endpoint._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "user_endpoint._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -593,14 +547,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
             Some(rt::read::str(c, true, "user_endpoint.host")?),
         );
         vis.u16(fields::USER_ENDPOINT_PORT, rt::read::u16(c, "user_endpoint.port")?);
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::USER_ENDPOINT_TAGGED_FIELDS,
-                vis,
-                "user_endpoint._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::USER_ENDPOINT_TAGGED_FIELDS,
+            vis,
+            "user_endpoint._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -609,12 +561,10 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.host, true, "user_endpoint.host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("user_endpoint._tagged_fields"));
         }
         Ok(n)
     }
@@ -622,11 +572,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.host, true, "user_endpoint.host");
         w.u16(self.port, "user_endpoint.port");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "user_endpoint._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -676,11 +622,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "client_tags[].key")?;
         let value = rt::read::str(c, true, "client_tags[].value")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?;
         Ok(Self {
             key,
             value,
@@ -695,9 +637,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         let c = &mut local;
         rt::read::str(c, true, "client_tags[].key")?;
         rt::read::str(c, true, "client_tags[].value")?;
-        if true {
-            rt::read::check_tags(c, "client_tags[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "client_tags[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -726,14 +666,12 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
             fields::CLIENT_TAGS_VALUE,
             Some(rt::read::str(c, true, "client_tags[].value")?),
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::CLIENT_TAGS_TAGGED_FIELDS,
-                vis,
-                "client_tags[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::CLIENT_TAGS_TAGGED_FIELDS,
+            vis,
+            "client_tags[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -743,12 +681,10 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.key, true, "client_tags[].key")?;
         n += rt::write::str_size(self.value, true, "client_tags[].value")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -756,11 +692,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.key, true, "client_tags[].key");
         w.str(self.value, true, "client_tags[].value");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -823,11 +755,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         };
         let partition = rt::read::i32_at::<12, 0>(&r);
         let offset = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "task_offsets[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "task_offsets[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             partition,
@@ -850,9 +778,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
                 return Err(rt::read::short(c, "task_offsets[].partition"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "task_offsets[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "task_offsets[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -882,14 +808,12 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             rt::read::i32(c, "task_offsets[].partition")?,
         );
         vis.i64(fields::TASK_OFFSETS_OFFSET, rt::read::i64(c, "task_offsets[].offset")?);
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TASK_OFFSETS_TAGGED_FIELDS,
-                vis,
-                "task_offsets[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TASK_OFFSETS_TAGGED_FIELDS,
+            vis,
+            "task_offsets[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -898,12 +822,10 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
         n += rt::write::str_size(self.subtopology_id, true, "task_offsets[].subtopology_id")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("task_offsets[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -912,11 +834,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         w.str(self.subtopology_id, true, "task_offsets[].subtopology_id");
         w.i32(self.partition, "task_offsets[].partition");
         w.i64(self.offset, "task_offsets[].offset");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "task_offsets[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -983,11 +901,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             rt::read::array::<TopicInfo<'a>>(c, true, v, "topology.subtopologies[].repartition_source_topics")?;
         let copartition_groups =
             rt::read::array::<CopartitionGroup<'a>>(c, true, v, "topology.subtopologies[].copartition_groups")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topology.subtopologies[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology.subtopologies[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             source_topics,
@@ -1023,9 +937,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "topology.subtopologies[].copartition_groups",
         )?;
-        if true {
-            rt::read::check_tags(c, "topology.subtopologies[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topology.subtopologies[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1108,14 +1020,12 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             vis,
             "topology.subtopologies[].copartition_groups",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
-                vis,
-                "topology.subtopologies[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
+            vis,
+            "topology.subtopologies[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1155,14 +1065,10 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "topology.subtopologies[].copartition_groups",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topology.subtopologies[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1200,14 +1106,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "topology.subtopologies[].copartition_groups",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topology.subtopologies[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1278,11 +1177,8 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
         Ok(Self {
             name,
             partitions,
@@ -1319,9 +1215,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
-            rt::read::check_tags(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1371,14 +1265,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             vis,
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
-                vis,
-                "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
+            vis,
+            "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1397,14 +1289,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1429,14 +1317,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             v,
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1499,11 +1380,8 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             v,
             "topology.subtopologies[].copartition_groups[].repartition_source_topics",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topology.subtopologies[].copartition_groups[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topology.subtopologies[].copartition_groups[]._tagged_fields")?;
         Ok(Self {
             source_topics,
             source_topic_regex,
@@ -1538,9 +1416,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             v,
             "topology.subtopologies[].copartition_groups[].repartition_source_topics",
         )?;
-        if true {
-            rt::read::check_tags(c, "topology.subtopologies[].copartition_groups[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topology.subtopologies[].copartition_groups[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1589,14 +1465,12 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             vis,
             "topology.subtopologies[].copartition_groups[].repartition_source_topics",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS,
-                vis,
-                "topology.subtopologies[].copartition_groups[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS,
+            vis,
+            "topology.subtopologies[].copartition_groups[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1622,14 +1496,10 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             v,
             "topology.subtopologies[].copartition_groups[].repartition_source_topics",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topology.subtopologies[].copartition_groups[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1653,14 +1523,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             v,
             "topology.subtopologies[].copartition_groups[].repartition_source_topics",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topology.subtopologies[].copartition_groups[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -2631,12 +2494,10 @@ pub mod owned {
             n += rt::owned::opt_vec_size(self.client_tags.as_deref(), true, true, v, "client_tags")?;
             n += rt::owned::opt_vec_size(self.task_offsets.as_deref(), true, true, v, "task_offsets")?;
             n += rt::owned::opt_vec_size(self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -2660,18 +2521,14 @@ pub mod owned {
             rt::owned::write_opt_vec(w, self.client_tags.as_deref(), true, true, v, "client_tags");
             rt::owned::write_opt_vec(w, self.task_offsets.as_deref(), true, true, v, "task_offsets");
             rt::owned::write_opt_vec(w, self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("shutdown_application") {
                     r[0] = u8::from(self.shutdown_application);
                     r[1] = 0;
                 }
             } else {
                 w.bool(self.shutdown_application, "shutdown_application");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -2714,12 +2571,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.subtopologies, true, v, "topology.subtopologies")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topology._tagged_fields"));
             }
             Ok(n)
         }
@@ -2728,11 +2583,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i32(self.epoch, "topology.epoch");
             rt::owned::write_vec(w, &self.subtopologies, true, v, "topology.subtopologies");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topology._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -2775,12 +2626,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -2789,11 +2638,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -2835,12 +2680,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.host, true, "user_endpoint.host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("user_endpoint._tagged_fields"));
             }
             Ok(n)
         }
@@ -2848,18 +2691,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.host, true, "user_endpoint.host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("user_endpoint.port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
                 }
             } else {
                 w.u16(self.port, "user_endpoint.port");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "user_endpoint._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -2903,12 +2742,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.key, true, "client_tags[].key")?;
             n += rt::write::str_size(&self.value, true, "client_tags[].value")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -2917,11 +2754,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.key, true, "client_tags[].key");
             w.str(&self.value, true, "client_tags[].value");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -2967,12 +2800,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 12;
             n += rt::write::str_size(&self.subtopology_id, true, "task_offsets[].subtopology_id")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("task_offsets[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -2980,7 +2811,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.subtopology_id, true, "task_offsets[].subtopology_id");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("task_offsets[].partition") {
                     r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
@@ -2991,11 +2822,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "task_offsets[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -3089,14 +2916,10 @@ pub mod owned {
                 v,
                 "topology.subtopologies[].copartition_groups",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topology.subtopologies[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -3146,14 +2969,7 @@ pub mod owned {
                 v,
                 "topology.subtopologies[].copartition_groups",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "topology.subtopologies[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -3213,14 +3029,10 @@ pub mod owned {
                 v,
                 "topology.subtopologies[].state_changelog_topics[].topic_configs",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -3243,14 +3055,7 @@ pub mod owned {
                 v,
                 "topology.subtopologies[].state_changelog_topics[].topic_configs",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -3313,14 +3118,10 @@ pub mod owned {
                 v,
                 "topology.subtopologies[].copartition_groups[].repartition_source_topics",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topology.subtopologies[].copartition_groups[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -3348,14 +3149,7 @@ pub mod owned {
                 v,
                 "topology.subtopologies[].copartition_groups[].repartition_source_topics",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "topology.subtopologies[].copartition_groups[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -134,11 +134,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         let endpoint_information_epoch = rt::read::i32(c, "endpoint_information_epoch")?;
         let partitions_by_user_endpoint =
             rt::read::opt_array::<EndpointToPartitions<'a>>(c, true, true, v, "partitions_by_user_endpoint")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -219,9 +215,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
             vis,
             "partitions_by_user_endpoint",
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -234,7 +228,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         if v <= 0 {
             n += 4;
         }
-        if !(v <= 0) && !(self.acceptable_recovery_lag_legacy == 0_i32) {
+        if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
             return Err(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
         }
         if v >= 1 {
@@ -247,7 +241,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.topology_description_required == false) {
+        if v <= 0 && self.topology_description_required {
             return Err(rt::write::not_in_version("topology_description_required"));
         }
         n += rt::write::opt_array_size(
@@ -257,21 +251,19 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
             v,
             "partitions_by_user_endpoint",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.acceptable_recovery_lag_legacy == 0_i32) {
+        if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
             w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
         }
-        if !(v >= 1) && !(self.topology_description_required == false) {
+        if v <= 0 && self.topology_description_required {
             w.fail(rt::write::not_in_version("topology_description_required"));
         }
         w.i32(self.throttle_time_ms, "throttle_time_ms");
@@ -302,11 +294,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
             v,
             "partitions_by_user_endpoint",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -356,11 +344,7 @@ impl<'a> rt::Struct<'a> for Status<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let status_code = rt::read::i8(c, "status[].status_code")?;
         let status_detail = rt::read::str(c, true, "status[].status_detail")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "status[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "status[]._tagged_fields")?;
         Ok(Self {
             status_code,
             status_detail,
@@ -375,9 +359,7 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         let c = &mut local;
         rt::read::i8(c, "status[].status_code")?;
         rt::read::str(c, true, "status[].status_detail")?;
-        if true {
-            rt::read::check_tags(c, "status[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "status[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -403,9 +385,7 @@ impl<'a> rt::Struct<'a> for Status<'a> {
             fields::STATUS_STATUS_DETAIL,
             Some(rt::read::str(c, true, "status[].status_detail")?),
         );
-        if true {
-            rt::visit::tags_only(c, fields::STATUS_TAGGED_FIELDS, vis, "status[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::STATUS_TAGGED_FIELDS, vis, "status[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -414,12 +394,10 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.status_detail, true, "status[].status_detail")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("status[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -427,11 +405,7 @@ impl<'a> rt::Struct<'a> for Status<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i8(self.status_code, "status[].status_code");
         w.str(self.status_detail, true, "status[].status_detail");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "status[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -481,11 +455,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             partitions,
@@ -500,9 +470,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         let c = &mut local;
         rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
-        if true {
-            rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -536,14 +504,12 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             vis,
             "active_tasks[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::ACTIVE_TASKS_TAGGED_FIELDS,
-                vis,
-                "active_tasks[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::ACTIVE_TASKS_TAGGED_FIELDS,
+            vis,
+            "active_tasks[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -553,12 +519,10 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         n += rt::write::array_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -566,11 +530,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
         w.array(&self.partitions, true, v, "active_tasks[].partitions");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -620,11 +580,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].active_partitions")?;
         let standby_partitions =
             rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].standby_partitions")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[]._tagged_fields")?;
         Ok(Self {
             user_endpoint,
             active_partitions,
@@ -653,9 +609,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             v,
             "partitions_by_user_endpoint[].standby_partitions",
         )?;
-        if true {
-            rt::read::check_tags(c, "partitions_by_user_endpoint[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "partitions_by_user_endpoint[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -703,14 +657,12 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             vis,
             "partitions_by_user_endpoint[].standby_partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::PARTITIONS_BY_USER_ENDPOINT_TAGGED_FIELDS,
-                vis,
-                "partitions_by_user_endpoint[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::PARTITIONS_BY_USER_ENDPOINT_TAGGED_FIELDS,
+            vis,
+            "partitions_by_user_endpoint[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -731,14 +683,10 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             v,
             "partitions_by_user_endpoint[].standby_partitions",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "partitions_by_user_endpoint[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -757,14 +705,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             v,
             "partitions_by_user_endpoint[].standby_partitions",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "partitions_by_user_endpoint[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -814,11 +755,8 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
         let port = rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[].user_endpoint._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[].user_endpoint._tagged_fields")?;
         Ok(Self {
             host,
             port,
@@ -833,9 +771,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         let c = &mut local;
         rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
         rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
-        if true {
-            rt::read::check_tags(c, "partitions_by_user_endpoint[].user_endpoint._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "partitions_by_user_endpoint[].user_endpoint._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -868,14 +804,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
             fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_PORT,
             rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_TAGGED_FIELDS,
-                vis,
-                "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_TAGGED_FIELDS,
+            vis,
+            "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -884,14 +818,10 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::str_size(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -899,14 +829,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host");
         w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -961,11 +884,8 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
             v,
             "partitions_by_user_endpoint[].active_partitions[].partitions",
         )?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[].active_partitions[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[].active_partitions[]._tagged_fields")?;
         Ok(Self {
             topic,
             partitions,
@@ -986,9 +906,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
             v,
             "partitions_by_user_endpoint[].active_partitions[].partitions",
         )?;
-        if true {
-            rt::read::check_tags(c, "partitions_by_user_endpoint[].active_partitions[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "partitions_by_user_endpoint[].active_partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -1026,14 +944,12 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
             vis,
             "partitions_by_user_endpoint[].active_partitions[].partitions",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TAGGED_FIELDS,
-                vis,
-                "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TAGGED_FIELDS,
+            vis,
+            "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -1052,14 +968,10 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
             v,
             "partitions_by_user_endpoint[].active_partitions[].partitions",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -1076,14 +988,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
             v,
             "partitions_by_user_endpoint[].active_partitions[].partitions",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1753,7 +1658,7 @@ pub mod owned {
             if v <= 0 {
                 n += 4;
             }
-            if !(v <= 0) && !(self.acceptable_recovery_lag_legacy == 0_i32) {
+            if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
                 return Err(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
             }
             if v >= 1 {
@@ -1766,7 +1671,7 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.topology_description_required == false) {
+            if v <= 0 && self.topology_description_required {
                 return Err(rt::write::not_in_version("topology_description_required"));
             }
             n += rt::owned::opt_vec_size(
@@ -1776,21 +1681,19 @@ pub mod owned {
                 v,
                 "partitions_by_user_endpoint",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.acceptable_recovery_lag_legacy == 0_i32) {
+            if v >= 1 && self.acceptable_recovery_lag_legacy != 0_i32 {
                 w.fail(rt::write::not_in_version("acceptable_recovery_lag_legacy"));
             }
-            if !(v >= 1) && !(self.topology_description_required == false) {
+            if v <= 0 && self.topology_description_required {
                 w.fail(rt::write::not_in_version("topology_description_required"));
             }
             if let Some(r) = w.run::<6>("throttle_time_ms") {
@@ -1826,11 +1729,7 @@ pub mod owned {
                 v,
                 "partitions_by_user_endpoint",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1872,12 +1771,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.status_detail, true, "status[].status_detail")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("status[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1886,11 +1783,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.i8(self.status_code, "status[].status_code");
             w.str(&self.status_detail, true, "status[].status_detail");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "status[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1933,12 +1826,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
             n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1947,11 +1838,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
             rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -2009,14 +1896,10 @@ pub mod owned {
                 v,
                 "partitions_by_user_endpoint[].standby_partitions",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "partitions_by_user_endpoint[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -2038,14 +1921,7 @@ pub mod owned {
                 v,
                 "partitions_by_user_endpoint[].standby_partitions",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "partitions_by_user_endpoint[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -2087,14 +1963,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::write::str_size(&self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -2102,21 +1974,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.host, true, "partitions_by_user_endpoint[].user_endpoint.host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("partitions_by_user_endpoint[].user_endpoint.port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
                 }
             } else {
                 w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -2169,14 +2034,10 @@ pub mod owned {
                 v,
                 "partitions_by_user_endpoint[].active_partitions[].partitions",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -2195,14 +2056,7 @@ pub mod owned {
                 v,
                 "partitions_by_user_endpoint[].active_partitions[].partitions",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -58,11 +58,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         let member_id = rt::read::str(c, true, "member_id")?;
         let topology_epoch = rt::read::i32(c, "topology_epoch")?;
         let topology_description = <TopologyDescription as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             group_id,
             member_id,
@@ -85,9 +81,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology_epoch")?);
         let present = true;
         rt::visit::struct_field::<TopologyDescription<'a>, V>(c, present, v, fields::TOPOLOGY_DESCRIPTION, vis)?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -98,12 +92,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         n += rt::write::str_size(self.group_id, true, "group_id")?;
         n += rt::write::str_size(self.member_id, true, "member_id")?;
         n += rt::Struct::size(&self.topology_description, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -113,11 +105,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
         w.str(self.member_id, true, "member_id");
         w.i32(self.topology_epoch, "topology_epoch");
         rt::Struct::write(&self.topology_description, w, v);
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -168,11 +156,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
             rt::read::array::<TopologyDescriptionSubtopology<'a>>(c, true, v, "topology_description.subtopologies")?;
         let global_stores =
             rt::read::array::<TopologyDescriptionGlobalStore<'a>>(c, true, v, "topology_description.global_stores")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topology_description._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology_description._tagged_fields")?;
         Ok(Self {
             subtopologies,
             global_stores,
@@ -198,9 +182,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
             v,
             "topology_description.global_stores",
         )?;
-        if true {
-            rt::read::check_tags(c, "topology_description._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topology_description._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -238,14 +220,12 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
             vis,
             "topology_description.global_stores",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPOLOGY_DESCRIPTION_TAGGED_FIELDS,
-                vis,
-                "topology_description._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPOLOGY_DESCRIPTION_TAGGED_FIELDS,
+            vis,
+            "topology_description._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -255,12 +235,10 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
         let mut n: usize = 0;
         n += rt::write::array_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
         n += rt::write::array_size(&self.global_stores, true, v, "topology_description.global_stores")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topology_description._tagged_fields"));
         }
         Ok(n)
     }
@@ -268,11 +246,7 @@ impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.subtopologies, true, v, "topology_description.subtopologies");
         w.array(&self.global_stores, true, v, "topology_description.global_stores");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topology_description._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -323,11 +297,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
         let subtopology_id = rt::read::str(c, true, "topology_description.subtopologies[].subtopology_id")?;
         let nodes =
             rt::read::array::<TopologyDescriptionNode<'a>>(c, true, v, "topology_description.subtopologies[].nodes")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topology_description.subtopologies[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topology_description.subtopologies[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
             nodes,
@@ -348,9 +319,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
             v,
             "topology_description.subtopologies[].nodes",
         )?;
-        if true {
-            rt::read::check_tags(c, "topology_description.subtopologies[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topology_description.subtopologies[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -388,14 +357,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
             vis,
             "topology_description.subtopologies[].nodes",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS,
-                vis,
-                "topology_description.subtopologies[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_TAGGED_FIELDS,
+            vis,
+            "topology_description.subtopologies[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -409,14 +376,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
             "topology_description.subtopologies[].subtopology_id",
         )?;
         n += rt::write::array_size(&self.nodes, true, v, "topology_description.subtopologies[].nodes")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topology_description.subtopologies[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -428,14 +391,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
             "topology_description.subtopologies[].subtopology_id",
         );
         w.array(&self.nodes, true, v, "topology_description.subtopologies[].nodes");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topology_description.subtopologies[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -485,11 +441,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let source = <TopologyDescriptionNode as rt::Struct>::read(c, v)?;
         let processor = <TopologyDescriptionNode as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topology_description.global_stores[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topology_description.global_stores[]._tagged_fields")?;
         Ok(Self {
             source,
             processor,
@@ -504,9 +457,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         let c = &mut local;
         <TopologyDescriptionNode as rt::Struct>::check(c, v)?;
         <TopologyDescriptionNode as rt::Struct>::check(c, v)?;
-        if true {
-            rt::read::check_tags(c, "topology_description.global_stores[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topology_description.global_stores[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -543,14 +494,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
             fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR,
             vis,
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
-                vis,
-                "topology_description.global_stores[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
+            vis,
+            "topology_description.global_stores[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -560,14 +509,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         let mut n: usize = 0;
         n += rt::Struct::size(&self.source, v)?;
         n += rt::Struct::size(&self.processor, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topology_description.global_stores[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -575,14 +520,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::Struct::write(&self.source, w, v);
         rt::Struct::write(&self.processor, w, v);
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topology_description.global_stores[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -644,11 +582,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
         let stores = rt::read::array::<&'a str>(c, true, v, "topology_description.subtopologies[].nodes[].stores")?;
         let successors =
             rt::read::array::<&'a str>(c, true, v, "topology_description.subtopologies[].nodes[].successors")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topology_description.subtopologies[].nodes[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "topology_description.subtopologies[].nodes[]._tagged_fields")?;
         Ok(Self {
             name,
             node_type,
@@ -683,9 +618,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
             v,
             "topology_description.subtopologies[].nodes[].successors",
         )?;
-        if true {
-            rt::read::check_tags(c, "topology_description.subtopologies[].nodes[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topology_description.subtopologies[].nodes[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -753,14 +686,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
             vis,
             "topology_description.subtopologies[].nodes[].successors",
         )?;
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS,
-                vis,
-                "topology_description.subtopologies[].nodes[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS,
+            vis,
+            "topology_description.subtopologies[].nodes[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -793,14 +724,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
             v,
             "topology_description.subtopologies[].nodes[].successors",
         )?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "topology_description.subtopologies[].nodes[]._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -832,14 +759,7 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
             v,
             "topology_description.subtopologies[].nodes[].successors",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "topology_description.subtopologies[].nodes[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1258,12 +1178,10 @@ pub mod owned {
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
             n += rt::write::str_size(&self.member_id, true, "member_id")?;
             n += rt::OwnedStruct::size(&self.topology_description, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1273,11 +1191,7 @@ pub mod owned {
             w.str(&self.member_id, true, "member_id");
             w.i32(self.topology_epoch, "topology_epoch");
             rt::OwnedStruct::write(&self.topology_description, w, v);
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1320,12 +1234,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.subtopologies, true, v, "topology_description.subtopologies")?;
             n += rt::owned::vec_size(&self.global_stores, true, v, "topology_description.global_stores")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topology_description._tagged_fields"));
             }
             Ok(n)
         }
@@ -1334,11 +1246,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.subtopologies, true, v, "topology_description.subtopologies");
             rt::owned::write_vec(w, &self.global_stores, true, v, "topology_description.global_stores");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topology_description._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1385,14 +1293,10 @@ pub mod owned {
                 "topology_description.subtopologies[].subtopology_id",
             )?;
             n += rt::owned::vec_size(&self.nodes, true, v, "topology_description.subtopologies[].nodes")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topology_description.subtopologies[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1405,14 +1309,7 @@ pub mod owned {
                 "topology_description.subtopologies[].subtopology_id",
             );
             rt::owned::write_vec(w, &self.nodes, true, v, "topology_description.subtopologies[].nodes");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "topology_description.subtopologies[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1455,14 +1352,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::OwnedStruct::size(&self.source, v)?;
             n += rt::OwnedStruct::size(&self.processor, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topology_description.global_stores[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1471,14 +1364,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::OwnedStruct::write(&self.source, w, v);
             rt::OwnedStruct::write(&self.processor, w, v);
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "topology_description.global_stores[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1560,14 +1446,10 @@ pub mod owned {
                 v,
                 "topology_description.subtopologies[].nodes[].successors",
             )?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "topology_description.subtopologies[].nodes[]._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1603,14 +1485,7 @@ pub mod owned {
                 v,
                 "topology_description.subtopologies[].nodes[].successors",
             );
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(
-                    self.unknown_tagged_fields.len(),
-                    "topology_description.subtopologies[].nodes[]._tagged_fields",
-                );
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

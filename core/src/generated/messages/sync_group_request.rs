@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         if v >= 3 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 4, v >= 3, "group_instance_id")?;
         }
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             return Err(rt::write::not_in_version("group_instance_id"));
         }
         if v >= 5 {
@@ -168,14 +168,16 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             w.fail(rt::write::not_in_version("group_instance_id"));
         }
         w.str(self.group_id, v >= 4, "group_id");
@@ -192,10 +194,10 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         }
         w.array(&self.assignments, v >= 4, v, "assignments");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -318,8 +320,10 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("assignments[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("assignments[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -328,10 +332,10 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         w.str(self.member_id, v >= 4, "assignments[].member_id");
         w.bytes(self.assignment, v >= 4, "assignments[].assignment");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields")
+        };
     }
 }
 
@@ -609,7 +613,7 @@ pub mod owned {
             if v >= 3 {
                 n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id")?;
             }
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
             }
             if v >= 5 {
@@ -623,14 +627,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
             w.str(&self.group_id, v >= 4, "group_id");
@@ -647,10 +653,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.assignments, v >= 4, v, "assignments");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -697,8 +703,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("assignments[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("assignments[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -708,10 +716,10 @@ pub mod owned {
             w.str(&self.member_id, v >= 4, "assignments[].member_id");
             w.bytes(&self.assignment, v >= 4, "assignments[].assignment");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields")
+            };
         }
     }
 

@@ -158,19 +158,19 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.generation_id_or_member_epoch == -1_i32) {
+        if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
             return Err(rt::write::not_in_version("generation_id_or_member_epoch"));
         }
         if v >= 3 {
             n += rt::write::str_size(self.member_id, v >= 3, "member_id")?;
         }
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             return Err(rt::write::not_in_version("member_id"));
         }
         if v >= 3 {
             n += rt::write::opt_str_size(self.group_instance_id, v >= 3, v >= 3, "group_instance_id")?;
         }
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             return Err(rt::write::not_in_version("group_instance_id"));
         }
         n += rt::write::array_size(&self.topics, v >= 3, v, "topics")?;
@@ -178,20 +178,22 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.generation_id_or_member_epoch == -1_i32) {
+        if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
             w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
         }
-        if !(v >= 3) && !(self.member_id == "") {
+        if v <= 2 && !self.member_id.is_empty() {
             w.fail(rt::write::not_in_version("member_id"));
         }
-        if !(v >= 3) && !(self.group_instance_id == None) {
+        if v <= 2 && self.group_instance_id.is_some() {
             w.fail(rt::write::not_in_version("group_instance_id"));
         }
         w.str(self.transactional_id, v >= 3, "transactional_id");
@@ -209,10 +211,10 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         }
         w.array(&self.topics, v >= 3, v, "topics");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -359,8 +361,10 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -374,10 +378,10 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         }
         w.array(&self.partitions, v >= 3, v, "topics[].partitions");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+        };
     }
 }
 
@@ -546,8 +550,10 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -568,10 +574,10 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
             "topics[].partitions[].committed_metadata",
         );
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+        };
     }
 }
 
@@ -967,19 +973,19 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.generation_id_or_member_epoch == -1_i32) {
+            if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
                 return Err(rt::write::not_in_version("generation_id_or_member_epoch"));
             }
             if v >= 3 {
                 n += rt::write::str_size(&self.member_id, v >= 3, "member_id")?;
             }
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 return Err(rt::write::not_in_version("member_id"));
             }
             if v >= 3 {
                 n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 3, v >= 3, "group_instance_id")?;
             }
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 return Err(rt::write::not_in_version("group_instance_id"));
             }
             n += rt::owned::vec_size(&self.topics, v >= 3, v, "topics")?;
@@ -987,20 +993,22 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.generation_id_or_member_epoch == -1_i32) {
+            if v <= 2 && self.generation_id_or_member_epoch != -1_i32 {
                 w.fail(rt::write::not_in_version("generation_id_or_member_epoch"));
             }
-            if !(v >= 3) && !(self.member_id == "") {
+            if v <= 2 && !self.member_id.is_empty() {
                 w.fail(rt::write::not_in_version("member_id"));
             }
-            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+            if v <= 2 && self.group_instance_id.is_some() {
                 w.fail(rt::write::not_in_version("group_instance_id"));
             }
             w.str(&self.transactional_id, v >= 3, "transactional_id");
@@ -1020,10 +1028,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1079,8 +1087,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1095,10 +1105,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.partitions, v >= 3, v, "topics[].partitions");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields")
+            };
         }
     }
 
@@ -1160,8 +1170,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1185,10 +1197,10 @@ pub mod owned {
                 "topics[].partitions[].committed_metadata",
             );
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields")
+            };
         }
     }
 

@@ -59,11 +59,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         } else {
             false
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             timeout_ms,
             feature_updates,
@@ -94,9 +90,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         if v >= 1 {
             vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -108,21 +102,19 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.validate_only == false) {
+        if v <= 0 && self.validate_only {
             return Err(rt::write::not_in_version("validate_only"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.validate_only == false) {
+        if v <= 0 && self.validate_only {
             w.fail(rt::write::not_in_version("validate_only"));
         }
         w.i32(self.timeout_ms, "timeout_ms");
@@ -130,11 +122,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         if v >= 1 {
             w.bool(self.validate_only, "validate_only");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -194,11 +182,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         } else {
             1_i8
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "feature_updates[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "feature_updates[]._tagged_fields")?;
         Ok(Self {
             feature,
             max_version_level,
@@ -221,9 +205,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         if v >= 1 {
             rt::read::i8(c, "feature_updates[].upgrade_type")?;
         }
-        if true {
-            rt::read::check_tags(c, "feature_updates[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "feature_updates[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -270,14 +252,12 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
                 rt::read::i8(c, "feature_updates[].upgrade_type")?,
             );
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::FEATURE_UPDATES_TAGGED_FIELDS,
-                vis,
-                "feature_updates[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::FEATURE_UPDATES_TAGGED_FIELDS,
+            vis,
+            "feature_updates[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -289,30 +269,28 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         if v <= 0 {
             n += 1;
         }
-        if !(v <= 0) && !(self.allow_downgrade == false) {
+        if v >= 1 && self.allow_downgrade {
             return Err(rt::write::not_in_version("feature_updates[].allow_downgrade"));
         }
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+        if v <= 0 && self.upgrade_type != 1_i8 {
             return Err(rt::write::not_in_version("feature_updates[].upgrade_type"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("feature_updates[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.allow_downgrade == false) {
+        if v >= 1 && self.allow_downgrade {
             w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
         }
-        if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+        if v <= 0 && self.upgrade_type != 1_i8 {
             w.fail(rt::write::not_in_version("feature_updates[].upgrade_type"));
         }
         w.str(self.feature, true, "feature_updates[].feature");
@@ -323,11 +301,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         if v >= 1 {
             w.i8(self.upgrade_type, "feature_updates[].upgrade_type");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "feature_updates[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -554,21 +528,19 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.validate_only == false) {
+            if v <= 0 && self.validate_only {
                 return Err(rt::write::not_in_version("validate_only"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.validate_only == false) {
+            if v <= 0 && self.validate_only {
                 w.fail(rt::write::not_in_version("validate_only"));
             }
             w.i32(self.timeout_ms, "timeout_ms");
@@ -582,11 +554,7 @@ pub mod owned {
                 if v >= 1 {
                     w.bool(self.validate_only, "validate_only");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -640,31 +608,29 @@ pub mod owned {
             if v <= 0 {
                 n += 1;
             }
-            if !(v <= 0) && !(self.allow_downgrade == false) {
+            if v >= 1 && self.allow_downgrade {
                 return Err(rt::write::not_in_version("feature_updates[].allow_downgrade"));
             }
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+            if v <= 0 && self.upgrade_type != 1_i8 {
                 return Err(rt::write::not_in_version("feature_updates[].upgrade_type"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("feature_updates[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.allow_downgrade == false) {
+            if v >= 1 && self.allow_downgrade {
                 w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
             }
-            if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+            if v <= 0 && self.upgrade_type != 1_i8 {
                 w.fail(rt::write::not_in_version("feature_updates[].upgrade_type"));
             }
             w.str(&self.feature, true, "feature_updates[].feature");
@@ -681,11 +647,7 @@ pub mod owned {
                 if v >= 1 {
                     w.i8(self.upgrade_type, "feature_updates[].upgrade_type");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "feature_updates[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

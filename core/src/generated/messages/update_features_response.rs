@@ -70,11 +70,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -102,9 +98,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
         if v <= 1 {
             rt::visit::array::<UpdatableFeatureResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -116,12 +110,10 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
         if v <= 1 {
             n += rt::write::array_size(&self.results, true, v, "results")?;
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -133,11 +125,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
         if v <= 1 {
             w.array(&self.results, true, v, "results");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -185,11 +173,7 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         let feature = rt::read::str(c, true, "results[].feature")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "results[]._tagged_fields")?;
         Ok(Self {
             feature,
             error_code,
@@ -206,9 +190,7 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         rt::read::str(c, true, "results[].feature")?;
         rt::read::i16(c, "results[].error_code")?;
         rt::read::opt_str(c, true, true, "results[].error_message")?;
-        if true {
-            rt::read::check_tags(c, "results[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "results[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -239,9 +221,7 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
             fields::RESULTS_ERROR_MESSAGE,
             rt::read::opt_str(c, true, true, "results[].error_message")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -251,12 +231,10 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         let mut n: usize = 2;
         n += rt::write::str_size(self.feature, true, "results[].feature")?;
         n += rt::write::opt_str_size(self.error_message, true, true, "results[].error_message")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -265,11 +243,7 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         w.str(self.feature, true, "results[].feature");
         w.i16(self.error_code, "results[].error_code");
         w.opt_str(self.error_message, true, true, "results[].error_message");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -500,12 +474,10 @@ pub mod owned {
             if v <= 1 {
                 n += rt::owned::vec_size(&self.results, true, v, "results")?;
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -519,11 +491,7 @@ pub mod owned {
             if v <= 1 {
                 rt::owned::write_vec(w, &self.results, true, v, "results");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -570,12 +538,10 @@ pub mod owned {
             let mut n: usize = 2;
             n += rt::write::str_size(&self.feature, true, "results[].feature")?;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -585,11 +551,7 @@ pub mod owned {
             w.str(&self.feature, true, "results[].feature");
             w.i16(self.error_code, "results[].error_code");
             w.opt_str(self.error_message.as_deref(), true, true, "results[].error_message");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -91,8 +91,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         };
         let live_brokers = rt::read::array::<UpdateMetadataBroker<'a>>(c, v >= 6, v, "live_brokers")?;
         let mut type_tag: i8 = 0_i8;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 6 {
+        let unknown_tagged_fields = if v >= 6 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -112,8 +111,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             controller_id,
             is_k_raft_controller,
@@ -200,10 +201,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         if v >= 8 {
             n += 1;
         }
-        if !(v >= 8) && !(self.is_k_raft_controller == false) {
+        if v <= 7 && self.is_k_raft_controller {
             return Err(rt::write::not_in_version("is_k_raft_controller"));
         }
-        if !(v >= 8) && !(self.r#type == 0_i8) {
+        if v <= 7 && self.r#type != 0_i8 {
             return Err(rt::write::not_in_version("type"));
         }
         if v >= 5 {
@@ -217,42 +218,44 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 "ungrouped_partition_states",
             )?;
         }
-        if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+        if v >= 5 && !self.ungrouped_partition_states.is_empty() {
             return Err(rt::write::not_in_version("ungrouped_partition_states"));
         }
         if v >= 5 {
             n += rt::write::array_size(&self.topic_states, v >= 6, v, "topic_states")?;
         }
-        if !(v >= 5) && !(self.topic_states.is_empty()) {
+        if v <= 4 && !self.topic_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states"));
         }
         n += rt::write::array_size(&self.live_brokers, v >= 6, v, "live_brokers")?;
         if v >= 6 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 8 && !(self.r#type == 0_i8) {
+            if v >= 8 && self.r#type != 0_i8 {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 8) && !(self.is_k_raft_controller == false) {
+        if v <= 7 && self.is_k_raft_controller {
             w.fail(rt::write::not_in_version("is_k_raft_controller"));
         }
-        if !(v >= 8) && !(self.r#type == 0_i8) {
+        if v <= 7 && self.r#type != 0_i8 {
             w.fail(rt::write::not_in_version("type"));
         }
-        if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+        if v >= 5 && !self.ungrouped_partition_states.is_empty() {
             w.fail(rt::write::not_in_version("ungrouped_partition_states"));
         }
-        if !(v >= 5) && !(self.topic_states.is_empty()) {
+        if v <= 4 && !self.topic_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states"));
         }
         w.i32(self.controller_id, "controller_id");
@@ -277,7 +280,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         w.array(&self.live_brokers, v >= 6, v, "live_brokers");
         if v >= 6 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_type = v >= 8 && !(self.r#type == 0_i8);
+            let has_type = v >= 8 && self.r#type != 0_i8;
             tags += usize::from(has_type);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -544,10 +547,12 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "ungrouped_partition_states[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "ungrouped_partition_states[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -572,13 +577,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
             );
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "ungrouped_partition_states[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -744,7 +749,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         if v >= 5 {
             n += rt::write::str_size(self.topic_name, v >= 6, "topic_states[].topic_name")?;
         }
-        if !(v >= 5) && !(self.topic_name == "") {
+        if v <= 4 && !self.topic_name.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].topic_name"));
         }
         if v >= 7 {
@@ -753,24 +758,26 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         if v >= 5 {
             n += rt::write::array_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
         }
-        if !(v >= 5) && !(self.partition_states.is_empty()) {
+        if v <= 4 && !self.partition_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 6 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 5) && !(self.topic_name == "") {
+        if v <= 4 && !self.topic_name.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].topic_name"));
         }
-        if !(v >= 5) && !(self.partition_states.is_empty()) {
+        if v <= 4 && !self.partition_states.is_empty() {
             w.fail(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 5 {
@@ -783,10 +790,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
             w.array(&self.partition_states, v >= 6, v, "topic_states[].partition_states");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+        };
     }
 }
 
@@ -988,8 +995,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -1009,10 +1018,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             w.opt_str(self.rack, v >= 6, v >= 2, "live_brokers[].rack");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields")
+        };
     }
 }
 
@@ -1188,13 +1197,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.port == 0_i32) {
+        if v <= 0 && self.port != 0_i32 {
             return Err(rt::write::not_in_version("live_brokers[].endpoints[].port"));
         }
         if v >= 1 {
             n += rt::write::str_size(self.host, v >= 6, "live_brokers[].endpoints[].host")?;
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             return Err(rt::write::not_in_version("live_brokers[].endpoints[].host"));
         }
         if v >= 3 {
@@ -1203,7 +1212,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.security_protocol == 0_i16) {
+        if v <= 0 && self.security_protocol != 0_i16 {
             return Err(rt::write::not_in_version(
                 "live_brokers[].endpoints[].security_protocol",
             ));
@@ -1212,22 +1221,24 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "live_brokers[].endpoints[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "live_brokers[].endpoints[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.port == 0_i32) {
+        if v <= 0 && self.port != 0_i32 {
             w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
         }
-        if !(v >= 1) && !(self.host == "") {
+        if v <= 0 && !self.host.is_empty() {
             w.fail(rt::write::not_in_version("live_brokers[].endpoints[].host"));
         }
-        if !(v >= 1) && !(self.security_protocol == 0_i16) {
+        if v <= 0 && self.security_protocol != 0_i16 {
             w.fail(rt::write::not_in_version(
                 "live_brokers[].endpoints[].security_protocol",
             ));
@@ -1245,13 +1256,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
             w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "live_brokers[].endpoints[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1907,10 +1918,10 @@ pub mod owned {
             if v >= 8 {
                 n += 1;
             }
-            if !(v >= 8) && !(self.is_k_raft_controller == false) {
+            if v <= 7 && self.is_k_raft_controller {
                 return Err(rt::write::not_in_version("is_k_raft_controller"));
             }
-            if !(v >= 8) && !(self.r#type == 0_i8) {
+            if v <= 7 && self.r#type != 0_i8 {
                 return Err(rt::write::not_in_version("type"));
             }
             if v >= 5 {
@@ -1924,42 +1935,44 @@ pub mod owned {
                     "ungrouped_partition_states",
                 )?;
             }
-            if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+            if v >= 5 && !self.ungrouped_partition_states.is_empty() {
                 return Err(rt::write::not_in_version("ungrouped_partition_states"));
             }
             if v >= 5 {
                 n += rt::owned::vec_size(&self.topic_states, v >= 6, v, "topic_states")?;
             }
-            if !(v >= 5) && !(self.topic_states.is_empty()) {
+            if v <= 4 && !self.topic_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states"));
             }
             n += rt::owned::vec_size(&self.live_brokers, v >= 6, v, "live_brokers")?;
             if v >= 6 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 8 && !(self.r#type == 0_i8) {
+                if v >= 8 && self.r#type != 0_i8 {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 8) && !(self.is_k_raft_controller == false) {
+            if v <= 7 && self.is_k_raft_controller {
                 w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
-            if !(v >= 8) && !(self.r#type == 0_i8) {
+            if v <= 7 && self.r#type != 0_i8 {
                 w.fail(rt::write::not_in_version("type"));
             }
-            if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+            if v >= 5 && !self.ungrouped_partition_states.is_empty() {
                 w.fail(rt::write::not_in_version("ungrouped_partition_states"));
             }
-            if !(v >= 5) && !(self.topic_states.is_empty()) {
+            if v <= 4 && !self.topic_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states"));
             }
             w.i32(self.controller_id, "controller_id");
@@ -1985,7 +1998,7 @@ pub mod owned {
             rt::owned::write_vec(w, &self.live_brokers, v >= 6, v, "live_brokers");
             if v >= 6 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_type = v >= 8 && !(self.r#type == 0_i8);
+                let has_type = v >= 8 && self.r#type != 0_i8;
                 tags += usize::from(has_type);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2085,10 +2098,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "ungrouped_partition_states[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "ungrouped_partition_states[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -2117,13 +2132,13 @@ pub mod owned {
                 );
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
                 w.no_tags(
                     self.unknown_tagged_fields.len(),
                     "ungrouped_partition_states[]._tagged_fields",
-                );
-            }
+                )
+            };
         }
     }
 
@@ -2171,7 +2186,7 @@ pub mod owned {
             if v >= 5 {
                 n += rt::write::str_size(&self.topic_name, v >= 6, "topic_states[].topic_name")?;
             }
-            if !(v >= 5) && !(self.topic_name == "") {
+            if v <= 4 && !self.topic_name.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].topic_name"));
             }
             if v >= 7 {
@@ -2180,25 +2195,27 @@ pub mod owned {
             if v >= 5 {
                 n += rt::owned::vec_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
             }
-            if !(v >= 5) && !(self.partition_states.is_empty()) {
+            if v <= 4 && !self.partition_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 6 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 5) && !(self.topic_name == "") {
+            if v <= 4 && !self.topic_name.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].topic_name"));
             }
-            if !(v >= 5) && !(self.partition_states.is_empty()) {
+            if v <= 4 && !self.partition_states.is_empty() {
                 w.fail(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 5 {
@@ -2211,10 +2228,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.partition_states, v >= 6, v, "topic_states[].partition_states");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields")
+            };
         }
     }
 
@@ -2283,8 +2300,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2305,10 +2324,10 @@ pub mod owned {
                 w.opt_str(self.rack.as_deref(), v >= 6, v >= 2, "live_brokers[].rack");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields")
+            };
         }
     }
 
@@ -2360,13 +2379,13 @@ pub mod owned {
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.port == 0_i32) {
+            if v <= 0 && self.port != 0_i32 {
                 return Err(rt::write::not_in_version("live_brokers[].endpoints[].port"));
             }
             if v >= 1 {
                 n += rt::write::str_size(&self.host, v >= 6, "live_brokers[].endpoints[].host")?;
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 return Err(rt::write::not_in_version("live_brokers[].endpoints[].host"));
             }
             if v >= 3 {
@@ -2375,7 +2394,7 @@ pub mod owned {
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.security_protocol == 0_i16) {
+            if v <= 0 && self.security_protocol != 0_i16 {
                 return Err(rt::write::not_in_version(
                     "live_brokers[].endpoints[].security_protocol",
                 ));
@@ -2384,23 +2403,25 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "live_brokers[].endpoints[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "live_brokers[].endpoints[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.port == 0_i32) {
+            if v <= 0 && self.port != 0_i32 {
                 w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
             }
-            if !(v >= 1) && !(self.host == "") {
+            if v <= 0 && !self.host.is_empty() {
                 w.fail(rt::write::not_in_version("live_brokers[].endpoints[].host"));
             }
-            if !(v >= 1) && !(self.security_protocol == 0_i16) {
+            if v <= 0 && self.security_protocol != 0_i16 {
                 w.fail(rt::write::not_in_version(
                     "live_brokers[].endpoints[].security_protocol",
                 ));
@@ -2414,7 +2435,7 @@ pub mod owned {
             if v >= 3 {
                 w.str(&self.listener, v >= 6, "live_brokers[].endpoints[].listener");
             }
-            if (v >= 1) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+            if v >= 6 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("live_brokers[].endpoints[].security_protocol") {
                     r[0..2].copy_from_slice(&self.security_protocol.to_be_bytes());
                     r[2] = 0;
@@ -2424,13 +2445,13 @@ pub mod owned {
                     w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
                 }
                 if v >= 6 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "live_brokers[].endpoints[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

@@ -76,11 +76,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         let voter_directory_id = rt::read::uuid_at::<24, 8>(&r);
         let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
         let k_raft_version_feature = <KRaftVersionFeature as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             cluster_id,
             current_leader_epoch,
@@ -108,9 +104,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
         let present = true;
         rt::visit::struct_field::<KRaftVersionFeature<'a>, V>(c, present, v, fields::K_RAFT_VERSION_FEATURE, vis)?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -121,12 +115,10 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         n += rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
         n += rt::write::array_size(&self.listeners, true, v, "listeners")?;
         n += rt::Struct::size(&self.k_raft_version_feature, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -138,11 +130,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         w.uuid(self.voter_directory_id, "voter_directory_id");
         w.array(&self.listeners, true, v, "listeners");
         rt::Struct::write(&self.k_raft_version_feature, w, v);
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -197,11 +185,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
         let port = rt::read::u16(c, "listeners[].port")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?;
         Ok(Self {
             name,
             host,
@@ -218,9 +202,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         rt::read::str(c, true, "listeners[].name")?;
         rt::read::str(c, true, "listeners[].host")?;
         rt::read::u16(c, "listeners[].port")?;
-        if true {
-            rt::read::check_tags(c, "listeners[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "listeners[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -251,9 +233,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             Some(rt::read::str(c, true, "listeners[].host")?),
         );
         vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
-        if true {
-            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -263,12 +243,10 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         let mut n: usize = 2;
         n += rt::write::str_size(self.name, true, "listeners[].name")?;
         n += rt::write::str_size(self.host, true, "listeners[].host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -277,11 +255,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         w.str(self.name, true, "listeners[].name");
         w.str(self.host, true, "listeners[].host");
         w.u16(self.port, "listeners[].port");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -333,11 +307,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
         let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "k_raft_version_feature._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "k_raft_version_feature._tagged_fields")?;
         Ok(Self {
             min_supported_version,
             max_supported_version,
@@ -358,9 +328,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
                 return Err(rt::read::short(c, "k_raft_version_feature.min_supported_version"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "k_raft_version_feature._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "k_raft_version_feature._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -388,14 +356,12 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
             fields::K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION,
             rt::read::i16(c, "k_raft_version_feature.max_supported_version")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::K_RAFT_VERSION_FEATURE_TAGGED_FIELDS,
-                vis,
-                "k_raft_version_feature._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::K_RAFT_VERSION_FEATURE_TAGGED_FIELDS,
+            vis,
+            "k_raft_version_feature._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -403,12 +369,10 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("k_raft_version_feature._tagged_fields"));
         }
         Ok(n)
     }
@@ -422,14 +386,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
             self.max_supported_version,
             "k_raft_version_feature.max_supported_version",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "k_raft_version_feature._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -747,12 +704,10 @@ pub mod owned {
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
             n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
             n += rt::OwnedStruct::size(&self.k_raft_version_feature, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -766,11 +721,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
             rt::OwnedStruct::write(&self.k_raft_version_feature, w, v);
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -817,12 +768,10 @@ pub mod owned {
             let mut n: usize = 2;
             n += rt::write::str_size(&self.name, true, "listeners[].name")?;
             n += rt::write::str_size(&self.host, true, "listeners[].host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -831,18 +780,14 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "listeners[].name");
             w.str(&self.host, true, "listeners[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("listeners[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
                 }
             } else {
                 w.u16(self.port, "listeners[].port");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -884,19 +829,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("k_raft_version_feature._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("k_raft_version_feature.min_supported_version") {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
@@ -907,14 +850,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "k_raft_version_feature._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -62,8 +62,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
         let error_code = rt::read::i16_at::<6, 4>(&r);
         let mut current_leader_tag: CurrentLeader<'a> = CurrentLeader::DEFAULT;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -82,8 +81,8 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             throttle_time_ms,
             error_code,
@@ -103,7 +102,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -126,17 +125,15 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.current_leader == CurrentLeader::DEFAULT) {
+            if self.current_leader != CurrentLeader::DEFAULT {
                 let s = rt::Struct::size(&self.current_leader, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -144,9 +141,9 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(self.throttle_time_ms, "throttle_time_ms");
         w.i16(self.error_code, "error_code");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_current_leader = true && !(self.current_leader == CurrentLeader::DEFAULT);
+            let has_current_leader = self.current_leader != CurrentLeader::DEFAULT;
             tags += usize::from(has_current_leader);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -158,8 +155,6 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
                 rt::Struct::write(&self.current_leader, w, v);
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -220,11 +215,7 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         let leader_epoch = rt::read::i32_at::<8, 4>(&r);
         let host = rt::read::str(c, true, "current_leader.host")?;
         let port = rt::read::i32(c, "current_leader.port")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "current_leader._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "current_leader._tagged_fields")?;
         Ok(Self {
             leader_id,
             leader_epoch,
@@ -249,9 +240,7 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         }
         rt::read::str(c, true, "current_leader.host")?;
         rt::read::i32(c, "current_leader.port")?;
-        if true {
-            rt::read::check_tags(c, "current_leader._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "current_leader._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -286,14 +275,12 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
             Some(rt::read::str(c, true, "current_leader.host")?),
         );
         vis.i32(fields::CURRENT_LEADER_PORT, rt::read::i32(c, "current_leader.port")?);
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::CURRENT_LEADER_TAGGED_FIELDS,
-                vis,
-                "current_leader._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::CURRENT_LEADER_TAGGED_FIELDS,
+            vis,
+            "current_leader._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -302,12 +289,10 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
         n += rt::write::str_size(self.host, true, "current_leader.host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("current_leader._tagged_fields"));
         }
         Ok(n)
     }
@@ -317,11 +302,7 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         w.i32(self.leader_epoch, "current_leader.leader_epoch");
         w.str(self.host, true, "current_leader.host");
         w.i32(self.port, "current_leader.port");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "current_leader._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -544,17 +525,15 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.current_leader == CurrentLeader::default()) {
+                if self.current_leader != CurrentLeader::default() {
                     let s = rt::OwnedStruct::size(&self.current_leader, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -564,9 +543,9 @@ pub mod owned {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_current_leader = true && !(self.current_leader == CurrentLeader::default());
+                let has_current_leader = self.current_leader != CurrentLeader::default();
                 tags += usize::from(has_current_leader);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -578,8 +557,6 @@ pub mod owned {
                     rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }
@@ -630,12 +607,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 12;
             n += rt::write::str_size(&self.host, true, "current_leader.host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("current_leader._tagged_fields"));
             }
             Ok(n)
         }
@@ -647,18 +622,14 @@ pub mod owned {
                 r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
             }
             w.str(&self.host, true, "current_leader.host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("current_leader.port") {
                     r[0..4].copy_from_slice(&self.port.to_be_bytes());
                     r[4] = 0;
                 }
             } else {
                 w.i32(self.port, "current_leader.port");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "current_leader._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -55,11 +55,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let version = rt::read::i16(c, "version")?;
         let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             version,
             voters,
@@ -77,9 +73,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
         let c = &mut local;
         vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
         rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -88,12 +82,10 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
         n += rt::write::array_size(&self.voters, true, v, "voters")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -101,11 +93,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i16(self.version, "version");
         w.array(&self.voters, true, v, "voters");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -165,11 +153,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         let voter_directory_id = rt::read::uuid_at::<20, 4>(&r);
         let endpoints = rt::read::array::<Endpoint<'a>>(c, true, v, "voters[].endpoints")?;
         let k_raft_version_feature = <KRaftVersionFeature as rt::Struct>::read(c, v)?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "voters[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[]._tagged_fields")?;
         Ok(Self {
             voter_id,
             voter_directory_id,
@@ -194,9 +178,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         }
         rt::read::check_array::<Endpoint<'a>>(c, true, false, v, "voters[].endpoints")?;
         <KRaftVersionFeature as rt::Struct>::check(c, v)?;
-        if true {
-            rt::read::check_tags(c, "voters[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "voters[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -232,9 +214,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
             fields::VOTERS_K_RAFT_VERSION_FEATURE,
             vis,
         )?;
-        if true {
-            rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -244,12 +224,10 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         let mut n: usize = 20;
         n += rt::write::array_size(&self.endpoints, true, v, "voters[].endpoints")?;
         n += rt::Struct::size(&self.k_raft_version_feature, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("voters[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -259,11 +237,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
         w.array(&self.endpoints, true, v, "voters[].endpoints");
         rt::Struct::write(&self.k_raft_version_feature, w, v);
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "voters[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -318,11 +292,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         let name = rt::read::str(c, true, "voters[].endpoints[].name")?;
         let host = rt::read::str(c, true, "voters[].endpoints[].host")?;
         let port = rt::read::u16(c, "voters[].endpoints[].port")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "voters[].endpoints[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[].endpoints[]._tagged_fields")?;
         Ok(Self {
             name,
             host,
@@ -339,9 +309,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         rt::read::str(c, true, "voters[].endpoints[].name")?;
         rt::read::str(c, true, "voters[].endpoints[].host")?;
         rt::read::u16(c, "voters[].endpoints[].port")?;
-        if true {
-            rt::read::check_tags(c, "voters[].endpoints[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "voters[].endpoints[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -375,14 +343,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
             fields::VOTERS_ENDPOINTS_PORT,
             rt::read::u16(c, "voters[].endpoints[].port")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::VOTERS_ENDPOINTS_TAGGED_FIELDS,
-                vis,
-                "voters[].endpoints[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::VOTERS_ENDPOINTS_TAGGED_FIELDS,
+            vis,
+            "voters[].endpoints[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -392,12 +358,10 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         let mut n: usize = 2;
         n += rt::write::str_size(self.name, true, "voters[].endpoints[].name")?;
         n += rt::write::str_size(self.host, true, "voters[].endpoints[].host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("voters[].endpoints[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -406,11 +370,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         w.str(self.name, true, "voters[].endpoints[].name");
         w.str(self.host, true, "voters[].endpoints[].host");
         w.u16(self.port, "voters[].endpoints[].port");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "voters[].endpoints[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -465,11 +425,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
         let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "voters[].k_raft_version_feature._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "voters[].k_raft_version_feature._tagged_fields")?;
         Ok(Self {
             min_supported_version,
             max_supported_version,
@@ -493,9 +449,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
                 ));
             }
         }
-        if true {
-            rt::read::check_tags(c, "voters[].k_raft_version_feature._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "voters[].k_raft_version_feature._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -523,14 +477,12 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
             fields::VOTERS_K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION,
             rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::VOTERS_K_RAFT_VERSION_FEATURE_TAGGED_FIELDS,
-                vis,
-                "voters[].k_raft_version_feature._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::VOTERS_K_RAFT_VERSION_FEATURE_TAGGED_FIELDS,
+            vis,
+            "voters[].k_raft_version_feature._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -538,14 +490,10 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "voters[].k_raft_version_feature._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -559,14 +507,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
             self.max_supported_version,
             "voters[].k_raft_version_feature.max_supported_version",
         );
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "voters[].k_raft_version_feature._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -878,12 +819,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -891,11 +830,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.i16(self.version, "version");
             rt::owned::write_vec(w, &self.voters, true, v, "voters");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -946,12 +881,10 @@ pub mod owned {
             let mut n: usize = 20;
             n += rt::owned::vec_size(&self.endpoints, true, v, "voters[].endpoints")?;
             n += rt::OwnedStruct::size(&self.k_raft_version_feature, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("voters[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -964,11 +897,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.endpoints, true, v, "voters[].endpoints");
             rt::OwnedStruct::write(&self.k_raft_version_feature, w, v);
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "voters[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -1015,12 +944,10 @@ pub mod owned {
             let mut n: usize = 2;
             n += rt::write::str_size(&self.name, true, "voters[].endpoints[].name")?;
             n += rt::write::str_size(&self.host, true, "voters[].endpoints[].host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("voters[].endpoints[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1029,18 +956,14 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "voters[].endpoints[].name");
             w.str(&self.host, true, "voters[].endpoints[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("voters[].endpoints[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2] = 0;
                 }
             } else {
                 w.u16(self.port, "voters[].endpoints[].port");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "voters[].endpoints[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1082,21 +1005,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "voters[].k_raft_version_feature._tagged_fields",
-                ));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("voters[].k_raft_version_feature.min_supported_version") {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
@@ -1107,14 +1026,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "voters[].k_raft_version_feature._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -87,8 +87,10 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -96,10 +98,10 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.markers, v >= 1, v, "markers");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -284,8 +286,10 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -300,10 +304,10 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
             w.i8(self.transaction_version, "markers[].transaction_version");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
+        };
     }
 }
 
@@ -436,8 +440,10 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -451,10 +457,10 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
             "markers[].topics[].partition_indexes",
         );
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
+        };
     }
 }
 
@@ -718,8 +724,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -727,10 +735,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -795,8 +803,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -810,7 +820,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.topics, v >= 1, v, "markers[].topics");
             w.i32(self.coordinator_epoch, "markers[].coordinator_epoch");
-            if (v >= 2) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("markers[].transaction_version") {
                     r[0..1].copy_from_slice(&self.transaction_version.to_be_bytes());
                     r[1] = 0;
@@ -820,10 +830,10 @@ pub mod owned {
                     w.i8(self.transaction_version, "markers[].transaction_version");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
+                };
             }
         }
     }
@@ -876,8 +886,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -893,10 +905,10 @@ pub mod owned {
                 "markers[].topics[].partition_indexes",
             );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
+            };
         }
     }
 

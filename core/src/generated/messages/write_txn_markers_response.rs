@@ -86,8 +86,10 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -95,10 +97,10 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.markers, v >= 1, v, "markers");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -214,8 +216,10 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -224,10 +228,10 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
         w.i64(self.producer_id, "markers[].producer_id");
         w.array(&self.topics, v >= 1, v, "markers[].topics");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
+        };
     }
 }
 
@@ -362,8 +366,10 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -372,10 +378,10 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
         w.str(self.name, v >= 1, "markers[].topics[].name");
         w.array(&self.partitions, v >= 1, v, "markers[].topics[].partitions");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
+        };
     }
 }
 
@@ -503,10 +509,12 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "markers[].topics[].partitions[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "markers[].topics[].partitions[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
@@ -515,13 +523,13 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
         w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index");
         w.i16(self.error_code, "markers[].topics[].partitions[].error_code");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "markers[].topics[].partitions[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -763,8 +771,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -772,10 +782,10 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -821,8 +831,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -832,10 +844,10 @@ pub mod owned {
             w.i64(self.producer_id, "markers[].producer_id");
             rt::owned::write_vec(w, &self.topics, v >= 1, v, "markers[].topics");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields")
+            };
         }
     }
 
@@ -882,8 +894,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -893,10 +907,10 @@ pub mod owned {
             w.str(&self.name, v >= 1, "markers[].topics[].name");
             rt::owned::write_vec(w, &self.partitions, v >= 1, v, "markers[].topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields")
+            };
         }
     }
 
@@ -941,10 +955,12 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "markers[].topics[].partitions[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "markers[].topics[].partitions[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
@@ -963,13 +979,13 @@ pub mod owned {
                     r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "markers[].topics[].partitions[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

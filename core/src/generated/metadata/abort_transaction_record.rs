@@ -51,8 +51,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let mut reason_tag: Option<&'a str> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -63,7 +62,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
                     0 => {
                         reason_tag = rt::read::opt_str(c, true, true, "reason")?;
                         rt::read::check_tag_size(c, before, size, tag, "reason")?;
-                        rt::read::tag_at_default(c, reason_tag == None);
+                        rt::read::tag_at_default(c, reason_tag.is_none());
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -71,8 +70,8 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             reason: reason_tag,
             unknown_tagged_fields,
@@ -88,7 +87,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -110,25 +109,23 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.reason == None) {
+            if self.reason.is_some() {
                 let s = rt::write::opt_str_size(self.reason, true, true, "reason")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_reason = true && !(self.reason == None);
+            let has_reason = self.reason.is_some();
             tags += usize::from(has_reason);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -140,8 +137,6 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
                 w.opt_str(self.reason, true, true, "reason");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -238,25 +233,23 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.reason.is_none()) {
+                if self.reason.is_some() {
                     let s = rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_reason = true && !(self.reason.is_none());
+                let has_reason = self.reason.is_some();
                 tags += usize::from(has_reason);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -268,8 +261,6 @@ pub mod owned {
                     w.opt_str(self.reason.as_deref(), true, true, "reason");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }

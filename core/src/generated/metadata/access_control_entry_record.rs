@@ -90,11 +90,7 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         };
         let operation = rt::read::i8_at::<2, 0>(&r);
         let permission_type = rt::read::i8_at::<2, 1>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             id,
             resource_type,
@@ -125,9 +121,7 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         vis.str(fields::HOST, Some(rt::read::str(c, true, "host")?));
         vis.i8(fields::OPERATION, rt::read::i8(c, "operation")?);
         vis.i8(fields::PERMISSION_TYPE, rt::read::i8(c, "permission_type")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -138,12 +132,10 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         n += rt::write::str_size(self.resource_name, true, "resource_name")?;
         n += rt::write::str_size(self.principal, true, "principal")?;
         n += rt::write::str_size(self.host, true, "host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -157,11 +149,7 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         w.str(self.host, true, "host");
         w.i8(self.operation, "operation");
         w.i8(self.permission_type, "permission_type");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -412,12 +400,10 @@ pub mod owned {
             n += rt::write::str_size(&self.resource_name, true, "resource_name")?;
             n += rt::write::str_size(&self.principal, true, "principal")?;
             n += rt::write::str_size(&self.host, true, "host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -431,7 +417,7 @@ pub mod owned {
             w.i8(self.pattern_type, "pattern_type");
             w.str(&self.principal, true, "principal");
             w.str(&self.host, true, "host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<3>("operation") {
                     r[0..1].copy_from_slice(&self.operation.to_be_bytes());
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
@@ -442,11 +428,7 @@ pub mod owned {
                     r[0..1].copy_from_slice(&self.operation.to_be_bytes());
                     r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -51,8 +51,7 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let mut name_tag: Option<&'a str> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -63,7 +62,7 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
                     0 => {
                         name_tag = rt::read::opt_str(c, true, true, "name")?;
                         rt::read::check_tag_size(c, before, size, tag, "name")?;
-                        rt::read::tag_at_default(c, name_tag == None);
+                        rt::read::tag_at_default(c, name_tag.is_none());
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -71,8 +70,8 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             name: name_tag,
             unknown_tagged_fields,
@@ -88,7 +87,7 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
     ) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -110,25 +109,23 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.name == None) {
+            if self.name.is_some() {
                 let s = rt::write::opt_str_size(self.name, true, true, "name")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_name = true && !(self.name == None);
+            let has_name = self.name.is_some();
             tags += usize::from(has_name);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -140,8 +137,6 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
                 w.opt_str(self.name, true, true, "name");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -238,25 +233,23 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.name.is_none()) {
+                if self.name.is_some() {
                     let s = rt::write::opt_str_size(self.name.as_deref(), true, true, "name")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_name = true && !(self.name.is_none());
+                let has_name = self.name.is_some();
                 tags += usize::from(has_name);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -268,8 +261,6 @@ pub mod owned {
                     w.opt_str(self.name.as_deref(), true, true, "name");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }

@@ -74,8 +74,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         let mut in_controlled_shutdown_tag: i8 = 0_i8;
         let mut log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
         let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -113,8 +112,8 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0xf);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0xf)
+        };
         Ok(Self {
             broker_id,
             broker_epoch,
@@ -137,7 +136,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
         vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -185,66 +184,64 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
-        if !(v >= 1) && !(self.in_controlled_shutdown == 0_i8) {
+        if v <= 0 && self.in_controlled_shutdown != 0_i8 {
             return Err(rt::write::not_in_version("in_controlled_shutdown"));
         }
-        if !(v >= 2) && !(self.log_dirs.is_empty()) {
+        if v <= 1 && !self.log_dirs.is_empty() {
             return Err(rt::write::not_in_version("log_dirs"));
         }
-        if !(v >= 3) && !(self.cordoned_log_dirs.is_none()) {
+        if v <= 2 && self.cordoned_log_dirs.is_some() {
             return Err(rt::write::not_in_version("cordoned_log_dirs"));
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.fenced == 0_i8) {
+            if self.fenced != 0_i8 {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.in_controlled_shutdown == 0_i8) {
+            if v >= 1 && self.in_controlled_shutdown != 0_i8 {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.log_dirs.is_empty()) {
+            if v >= 2 && !self.log_dirs.is_empty() {
                 let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 3 && !(self.cordoned_log_dirs.is_none()) {
+            if v >= 3 && self.cordoned_log_dirs.is_some() {
                 let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.in_controlled_shutdown == 0_i8) {
+        if v <= 0 && self.in_controlled_shutdown != 0_i8 {
             w.fail(rt::write::not_in_version("in_controlled_shutdown"));
         }
-        if !(v >= 2) && !(self.log_dirs.is_empty()) {
+        if v <= 1 && !self.log_dirs.is_empty() {
             w.fail(rt::write::not_in_version("log_dirs"));
         }
-        if !(v >= 3) && !(self.cordoned_log_dirs.is_none()) {
+        if v <= 2 && self.cordoned_log_dirs.is_some() {
             w.fail(rt::write::not_in_version("cordoned_log_dirs"));
         }
         w.i32(self.broker_id, "broker_id");
         w.i64(self.broker_epoch, "broker_epoch");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_fenced = true && !(self.fenced == 0_i8);
+            let has_fenced = self.fenced != 0_i8;
             tags += usize::from(has_fenced);
-            let has_in_controlled_shutdown = v >= 1 && !(self.in_controlled_shutdown == 0_i8);
+            let has_in_controlled_shutdown = v >= 1 && self.in_controlled_shutdown != 0_i8;
             tags += usize::from(has_in_controlled_shutdown);
-            let has_log_dirs = v >= 2 && !(self.log_dirs.is_empty());
+            let has_log_dirs = v >= 2 && !self.log_dirs.is_empty();
             tags += usize::from(has_log_dirs);
-            let has_cordoned_log_dirs = v >= 3 && !(self.cordoned_log_dirs.is_none());
+            let has_cordoned_log_dirs = v >= 3 && self.cordoned_log_dirs.is_some();
             tags += usize::from(has_cordoned_log_dirs);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -283,8 +280,6 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                 w.opt_array(&self.cordoned_log_dirs, true, v >= 3, v, "cordoned_log_dirs");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -491,34 +486,34 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
-            if !(v >= 1) && !(self.in_controlled_shutdown == 0_i8) {
+            if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                 return Err(rt::write::not_in_version("in_controlled_shutdown"));
             }
-            if !(v >= 2) && !(self.log_dirs.is_empty()) {
+            if v <= 1 && !self.log_dirs.is_empty() {
                 return Err(rt::write::not_in_version("log_dirs"));
             }
-            if !(v >= 3) && !(self.cordoned_log_dirs.is_none()) {
+            if v <= 2 && self.cordoned_log_dirs.is_some() {
                 return Err(rt::write::not_in_version("cordoned_log_dirs"));
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.fenced == 0_i8) {
+                if self.fenced != 0_i8 {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 1 && !(self.in_controlled_shutdown == 0_i8) {
+                if v >= 1 && self.in_controlled_shutdown != 0_i8 {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.log_dirs.is_empty()) {
+                if v >= 2 && !self.log_dirs.is_empty() {
                     let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 3 && !(self.cordoned_log_dirs.is_none()) {
+                if v >= 3 && self.cordoned_log_dirs.is_some() {
                     let s = rt::owned::opt_vec_size(
                         self.cordoned_log_dirs.as_deref(),
                         true,
@@ -530,35 +525,33 @@ pub mod owned {
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.in_controlled_shutdown == 0_i8) {
+            if v <= 0 && self.in_controlled_shutdown != 0_i8 {
                 w.fail(rt::write::not_in_version("in_controlled_shutdown"));
             }
-            if !(v >= 2) && !(self.log_dirs.is_empty()) {
+            if v <= 1 && !self.log_dirs.is_empty() {
                 w.fail(rt::write::not_in_version("log_dirs"));
             }
-            if !(v >= 3) && !(self.cordoned_log_dirs.is_none()) {
+            if v <= 2 && self.cordoned_log_dirs.is_some() {
                 w.fail(rt::write::not_in_version("cordoned_log_dirs"));
             }
             if let Some(r) = w.run::<12>("broker_id") {
                 r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                 r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_fenced = true && !(self.fenced == 0_i8);
+                let has_fenced = self.fenced != 0_i8;
                 tags += usize::from(has_fenced);
-                let has_in_controlled_shutdown = v >= 1 && !(self.in_controlled_shutdown == 0_i8);
+                let has_in_controlled_shutdown = v >= 1 && self.in_controlled_shutdown != 0_i8;
                 tags += usize::from(has_in_controlled_shutdown);
-                let has_log_dirs = v >= 2 && !(self.log_dirs.is_empty());
+                let has_log_dirs = v >= 2 && !self.log_dirs.is_empty();
                 tags += usize::from(has_log_dirs);
-                let has_cordoned_log_dirs = v >= 3 && !(self.cordoned_log_dirs.is_none());
+                let has_cordoned_log_dirs = v >= 3 && self.cordoned_log_dirs.is_some();
                 tags += usize::from(has_cordoned_log_dirs);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -604,8 +597,6 @@ pub mod owned {
                     );
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }

@@ -66,11 +66,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         };
         let value = rt::read::f64_at::<9, 0>(&r);
         let remove = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             entity,
             key,
@@ -93,9 +89,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         vis.str(fields::KEY, Some(rt::read::str(c, true, "key")?));
         vis.f64(fields::VALUE, rt::read::f64(c, "value")?);
         vis.bool(fields::REMOVE, rt::read::bool(c, "remove")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -105,12 +99,10 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         let mut n: usize = 9;
         n += rt::write::array_size(&self.entity, true, v, "entity")?;
         n += rt::write::str_size(self.key, true, "key")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -120,11 +112,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         w.str(self.key, true, "key");
         w.f64(self.value, "value");
         w.bool(self.remove, "remove");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -174,11 +162,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let entity_type = rt::read::str(c, true, "entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, true, true, "entity[].entity_name")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "entity[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "entity[]._tagged_fields")?;
         Ok(Self {
             entity_type,
             entity_name,
@@ -193,9 +177,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         let c = &mut local;
         rt::read::str(c, true, "entity[].entity_type")?;
         rt::read::opt_str(c, true, true, "entity[].entity_name")?;
-        if true {
-            rt::read::check_tags(c, "entity[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "entity[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -224,9 +206,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             fields::ENTITY_ENTITY_NAME,
             rt::read::opt_str(c, true, true, "entity[].entity_name")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::ENTITY_TAGGED_FIELDS, vis, "entity[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::ENTITY_TAGGED_FIELDS, vis, "entity[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -236,12 +216,10 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         let mut n: usize = 0;
         n += rt::write::str_size(self.entity_type, true, "entity[].entity_type")?;
         n += rt::write::opt_str_size(self.entity_name, true, true, "entity[].entity_name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("entity[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -249,11 +227,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.entity_type, true, "entity[].entity_type");
         w.opt_str(self.entity_name, true, true, "entity[].entity_name");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "entity[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -465,12 +439,10 @@ pub mod owned {
             let mut n: usize = 9;
             n += rt::owned::vec_size(&self.entity, true, v, "entity")?;
             n += rt::write::str_size(&self.key, true, "key")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -478,7 +450,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.entity, true, v, "entity");
             w.str(&self.key, true, "key");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<10>("value") {
                     r[0..8].copy_from_slice(&self.value.to_be_bytes());
                     r[8] = u8::from(self.remove);
@@ -489,11 +461,7 @@ pub mod owned {
                     r[0..8].copy_from_slice(&self.value.to_be_bytes());
                     r[8] = u8::from(self.remove);
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -537,12 +505,10 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.entity_type, true, "entity[].entity_type")?;
             n += rt::write::opt_str_size(self.entity_name.as_deref(), true, true, "entity[].entity_name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("entity[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -551,11 +517,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.entity_type, true, "entity[].entity_type");
             w.opt_str(self.entity_name.as_deref(), true, true, "entity[].entity_name");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "entity[]._tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

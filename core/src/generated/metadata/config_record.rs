@@ -58,11 +58,7 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
         let resource_name = rt::read::str(c, true, "resource_name")?;
         let name = rt::read::str(c, true, "name")?;
         let value = rt::read::opt_str(c, true, true, "value")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             resource_type,
             resource_name,
@@ -85,9 +81,7 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
         vis.str(fields::RESOURCE_NAME, Some(rt::read::str(c, true, "resource_name")?));
         vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
         vis.str(fields::VALUE, rt::read::opt_str(c, true, true, "value")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -98,12 +92,10 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
         n += rt::write::str_size(self.resource_name, true, "resource_name")?;
         n += rt::write::str_size(self.name, true, "name")?;
         n += rt::write::opt_str_size(self.value, true, true, "value")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -113,11 +105,7 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
         w.str(self.resource_name, true, "resource_name");
         w.str(self.name, true, "name");
         w.opt_str(self.value, true, true, "value");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -278,12 +266,10 @@ pub mod owned {
             n += rt::write::str_size(&self.resource_name, true, "resource_name")?;
             n += rt::write::str_size(&self.name, true, "name")?;
             n += rt::write::opt_str_size(self.value.as_deref(), true, true, "value")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -293,11 +279,7 @@ pub mod owned {
             w.str(&self.resource_name, true, "resource_name");
             w.str(&self.name, true, "name");
             w.opt_str(self.value.as_deref(), true, true, "value");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

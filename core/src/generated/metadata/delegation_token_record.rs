@@ -79,11 +79,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         let max_timestamp = rt::read::i64_at::<24, 8>(&r);
         let expiration_timestamp = rt::read::i64_at::<24, 16>(&r);
         let token_id = rt::read::str(c, true, "token_id")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             owner,
             requester,
@@ -112,9 +108,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         vis.i64(fields::MAX_TIMESTAMP, rt::read::i64(c, "max_timestamp")?);
         vis.i64(fields::EXPIRATION_TIMESTAMP, rt::read::i64(c, "expiration_timestamp")?);
         vis.str(fields::TOKEN_ID, Some(rt::read::str(c, true, "token_id")?));
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -126,12 +120,10 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         n += rt::write::str_size(self.requester, true, "requester")?;
         n += rt::write::array_size(&self.renewers, true, v, "renewers")?;
         n += rt::write::str_size(self.token_id, true, "token_id")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -144,11 +136,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         w.i64(self.max_timestamp, "max_timestamp");
         w.i64(self.expiration_timestamp, "expiration_timestamp");
         w.str(self.token_id, true, "token_id");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -379,12 +367,10 @@ pub mod owned {
             n += rt::write::str_size(&self.requester, true, "requester")?;
             n += rt::owned::vec_size(&self.renewers, true, v, "renewers")?;
             n += rt::write::str_size(&self.token_id, true, "token_id")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -399,11 +385,7 @@ pub mod owned {
                 r[16..24].copy_from_slice(&self.expiration_timestamp.to_be_bytes());
             }
             w.str(&self.token_id, true, "token_id");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 

@@ -94,8 +94,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         let mut eligible_leader_replicas_tag: Option<rt::Array<'a, i32>> = None;
         let mut last_known_elr_tag: Option<rt::Array<'a, i32>> = None;
         let mut directories_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -158,8 +157,8 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1ff);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1ff)
+        };
         Ok(Self {
             partition_id,
             topic_id,
@@ -187,7 +186,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         let c = &mut local;
         vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
         vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -260,49 +259,49 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
-        if !(v >= 1) && !(self.directories.is_none()) {
+        if v <= 0 && self.directories.is_some() {
             return Err(rt::write::not_in_version("directories"));
         }
-        if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+        if v <= 1 && self.eligible_leader_replicas.is_some() {
             return Err(rt::write::not_in_version("eligible_leader_replicas"));
         }
-        if !(v >= 2) && !(self.last_known_elr.is_none()) {
+        if v <= 1 && self.last_known_elr.is_some() {
             return Err(rt::write::not_in_version("last_known_elr"));
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.isr.is_none()) {
+            if self.isr.is_some() {
                 let s = rt::write::opt_array_size(&self.isr, true, true, v, "isr")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.leader == -2_i32) {
+            if self.leader != -2_i32 {
                 let s = 4;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.replicas.is_none()) {
+            if self.replicas.is_some() {
                 let s = rt::write::opt_array_size(&self.replicas, true, true, v, "replicas")?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.removing_replicas.is_none()) {
+            if self.removing_replicas.is_some() {
                 let s = rt::write::opt_array_size(&self.removing_replicas, true, true, v, "removing_replicas")?;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.adding_replicas.is_none()) {
+            if self.adding_replicas.is_some() {
                 let s = rt::write::opt_array_size(&self.adding_replicas, true, true, v, "adding_replicas")?;
                 tags += 1;
                 n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.leader_recovery_state == -1_i8) {
+            if self.leader_recovery_state != -1_i8 {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
+            if v >= 2 && self.eligible_leader_replicas.is_some() {
                 let s = rt::write::opt_array_size(
                     &self.eligible_leader_replicas,
                     true,
@@ -313,54 +312,52 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 tags += 1;
                 n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.last_known_elr.is_none()) {
+            if v >= 2 && self.last_known_elr.is_some() {
                 let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
                 tags += 1;
                 n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.directories.is_none()) {
+            if v >= 1 && self.directories.is_some() {
                 let s = rt::write::opt_array_size(&self.directories, true, v >= 1, v, "directories")?;
                 tags += 1;
                 n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.directories.is_none()) {
+        if v <= 0 && self.directories.is_some() {
             w.fail(rt::write::not_in_version("directories"));
         }
-        if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+        if v <= 1 && self.eligible_leader_replicas.is_some() {
             w.fail(rt::write::not_in_version("eligible_leader_replicas"));
         }
-        if !(v >= 2) && !(self.last_known_elr.is_none()) {
+        if v <= 1 && self.last_known_elr.is_some() {
             w.fail(rt::write::not_in_version("last_known_elr"));
         }
         w.i32(self.partition_id, "partition_id");
         w.uuid(self.topic_id, "topic_id");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_isr = true && !(self.isr.is_none());
+            let has_isr = self.isr.is_some();
             tags += usize::from(has_isr);
-            let has_leader = true && !(self.leader == -2_i32);
+            let has_leader = self.leader != -2_i32;
             tags += usize::from(has_leader);
-            let has_replicas = true && !(self.replicas.is_none());
+            let has_replicas = self.replicas.is_some();
             tags += usize::from(has_replicas);
-            let has_removing_replicas = true && !(self.removing_replicas.is_none());
+            let has_removing_replicas = self.removing_replicas.is_some();
             tags += usize::from(has_removing_replicas);
-            let has_adding_replicas = true && !(self.adding_replicas.is_none());
+            let has_adding_replicas = self.adding_replicas.is_some();
             tags += usize::from(has_adding_replicas);
-            let has_leader_recovery_state = true && !(self.leader_recovery_state == -1_i8);
+            let has_leader_recovery_state = self.leader_recovery_state != -1_i8;
             tags += usize::from(has_leader_recovery_state);
-            let has_eligible_leader_replicas = v >= 2 && !(self.eligible_leader_replicas.is_none());
+            let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
             tags += usize::from(has_eligible_leader_replicas);
-            let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
+            let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
             tags += usize::from(has_last_known_elr);
-            let has_directories = v >= 1 && !(self.directories.is_none());
+            let has_directories = v >= 1 && self.directories.is_some();
             tags += usize::from(has_directories);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -464,8 +461,6 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 w.opt_array(&self.directories, true, v >= 1, v, "directories");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -777,50 +772,50 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 20;
-            if !(v >= 1) && !(self.directories.is_none()) {
+            if v <= 0 && self.directories.is_some() {
                 return Err(rt::write::not_in_version("directories"));
             }
-            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
                 return Err(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+            if v <= 1 && self.last_known_elr.is_some() {
                 return Err(rt::write::not_in_version("last_known_elr"));
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.isr.is_none()) {
+                if self.isr.is_some() {
                     let s = rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.leader == -2_i32) {
+                if self.leader != -2_i32 {
                     let s = 4;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.replicas.is_none()) {
+                if self.replicas.is_some() {
                     let s = rt::owned::opt_vec_size(self.replicas.as_deref(), true, true, v, "replicas")?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.removing_replicas.is_none()) {
+                if self.removing_replicas.is_some() {
                     let s =
                         rt::owned::opt_vec_size(self.removing_replicas.as_deref(), true, true, v, "removing_replicas")?;
                     tags += 1;
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.adding_replicas.is_none()) {
+                if self.adding_replicas.is_some() {
                     let s = rt::owned::opt_vec_size(self.adding_replicas.as_deref(), true, true, v, "adding_replicas")?;
                     tags += 1;
                     n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.leader_recovery_state == -1_i8) {
+                if self.leader_recovery_state != -1_i8 {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
+                if v >= 2 && self.eligible_leader_replicas.is_some() {
                     let s = rt::owned::opt_vec_size(
                         self.eligible_leader_replicas.as_deref(),
                         true,
@@ -831,56 +826,54 @@ pub mod owned {
                     tags += 1;
                     n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.last_known_elr.is_none()) {
+                if v >= 2 && self.last_known_elr.is_some() {
                     let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
                     tags += 1;
                     n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 1 && !(self.directories.is_none()) {
+                if v >= 1 && self.directories.is_some() {
                     let s = rt::owned::opt_vec_size(self.directories.as_deref(), true, v >= 1, v, "directories")?;
                     tags += 1;
                     n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.directories.is_none()) {
+            if v <= 0 && self.directories.is_some() {
                 w.fail(rt::write::not_in_version("directories"));
             }
-            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
                 w.fail(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+            if v <= 1 && self.last_known_elr.is_some() {
                 w.fail(rt::write::not_in_version("last_known_elr"));
             }
             if let Some(r) = w.run::<20>("partition_id") {
                 r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
                 r[4..20].copy_from_slice(self.topic_id.as_bytes());
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_isr = true && !(self.isr.is_none());
+                let has_isr = self.isr.is_some();
                 tags += usize::from(has_isr);
-                let has_leader = true && !(self.leader == -2_i32);
+                let has_leader = self.leader != -2_i32;
                 tags += usize::from(has_leader);
-                let has_replicas = true && !(self.replicas.is_none());
+                let has_replicas = self.replicas.is_some();
                 tags += usize::from(has_replicas);
-                let has_removing_replicas = true && !(self.removing_replicas.is_none());
+                let has_removing_replicas = self.removing_replicas.is_some();
                 tags += usize::from(has_removing_replicas);
-                let has_adding_replicas = true && !(self.adding_replicas.is_none());
+                let has_adding_replicas = self.adding_replicas.is_some();
                 tags += usize::from(has_adding_replicas);
-                let has_leader_recovery_state = true && !(self.leader_recovery_state == -1_i8);
+                let has_leader_recovery_state = self.leader_recovery_state != -1_i8;
                 tags += usize::from(has_leader_recovery_state);
-                let has_eligible_leader_replicas = v >= 2 && !(self.eligible_leader_replicas.is_none());
+                let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
                 tags += usize::from(has_eligible_leader_replicas);
-                let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
+                let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
                 tags += usize::from(has_last_known_elr);
-                let has_directories = v >= 1 && !(self.directories.is_none());
+                let has_directories = v >= 1 && self.directories.is_some();
                 tags += usize::from(has_directories);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -991,8 +984,6 @@ pub mod owned {
                     rt::owned::write_opt_vec(w, self.directories.as_deref(), true, v >= 1, v, "directories");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }

@@ -114,8 +114,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         let mut leader_recovery_state_tag: i8 = 0_i8;
         let mut eligible_leader_replicas_tag: Option<rt::Array<'a, i32>> = None;
         let mut last_known_elr_tag: Option<rt::Array<'a, i32>> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -147,8 +146,8 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x7);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x7)
+        };
         Ok(Self {
             partition_id,
             topic_id,
@@ -188,7 +187,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         if v >= 1 {
             rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
         }
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -235,24 +234,24 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         if v >= 1 {
             n += rt::write::array_size(&self.directories, true, v, "directories")?;
         }
-        if !(v >= 1) && !(self.directories.is_empty()) {
+        if v <= 0 && !self.directories.is_empty() {
             return Err(rt::write::not_in_version("directories"));
         }
-        if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+        if v <= 1 && self.eligible_leader_replicas.is_some() {
             return Err(rt::write::not_in_version("eligible_leader_replicas"));
         }
-        if !(v >= 2) && !(self.last_known_elr.is_none()) {
+        if v <= 1 && self.last_known_elr.is_some() {
             return Err(rt::write::not_in_version("last_known_elr"));
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.leader_recovery_state == 0_i8) {
+            if self.leader_recovery_state != 0_i8 {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
+            if v >= 2 && self.eligible_leader_replicas.is_some() {
                 let s = rt::write::opt_array_size(
                     &self.eligible_leader_replicas,
                     true,
@@ -263,26 +262,24 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.last_known_elr.is_none()) {
+            if v >= 2 && self.last_known_elr.is_some() {
                 let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.directories.is_empty()) {
+        if v <= 0 && !self.directories.is_empty() {
             w.fail(rt::write::not_in_version("directories"));
         }
-        if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+        if v <= 1 && self.eligible_leader_replicas.is_some() {
             w.fail(rt::write::not_in_version("eligible_leader_replicas"));
         }
-        if !(v >= 2) && !(self.last_known_elr.is_none()) {
+        if v <= 1 && self.last_known_elr.is_some() {
             w.fail(rt::write::not_in_version("last_known_elr"));
         }
         w.i32(self.partition_id, "partition_id");
@@ -297,13 +294,13 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         if v >= 1 {
             w.array(&self.directories, true, v, "directories");
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_leader_recovery_state = true && !(self.leader_recovery_state == 0_i8);
+            let has_leader_recovery_state = self.leader_recovery_state != 0_i8;
             tags += usize::from(has_leader_recovery_state);
-            let has_eligible_leader_replicas = v >= 2 && !(self.eligible_leader_replicas.is_none());
+            let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
             tags += usize::from(has_eligible_leader_replicas);
-            let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
+            let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
             tags += usize::from(has_last_known_elr);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -347,8 +344,6 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                 w.opt_array(&self.last_known_elr, true, v >= 2, v, "last_known_elr");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -709,24 +704,24 @@ pub mod owned {
             if v >= 1 {
                 n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
             }
-            if !(v >= 1) && !(self.directories.is_empty()) {
+            if v <= 0 && !self.directories.is_empty() {
                 return Err(rt::write::not_in_version("directories"));
             }
-            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
                 return Err(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+            if v <= 1 && self.last_known_elr.is_some() {
                 return Err(rt::write::not_in_version("last_known_elr"));
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.leader_recovery_state == 0_i8) {
+                if self.leader_recovery_state != 0_i8 {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
+                if v >= 2 && self.eligible_leader_replicas.is_some() {
                     let s = rt::owned::opt_vec_size(
                         self.eligible_leader_replicas.as_deref(),
                         true,
@@ -737,26 +732,24 @@ pub mod owned {
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.last_known_elr.is_none()) {
+                if v >= 2 && self.last_known_elr.is_some() {
                     let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.directories.is_empty()) {
+            if v <= 0 && !self.directories.is_empty() {
                 w.fail(rt::write::not_in_version("directories"));
             }
-            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+            if v <= 1 && self.eligible_leader_replicas.is_some() {
                 w.fail(rt::write::not_in_version("eligible_leader_replicas"));
             }
-            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+            if v <= 1 && self.last_known_elr.is_some() {
                 w.fail(rt::write::not_in_version("last_known_elr"));
             }
             if let Some(r) = w.run::<20>("partition_id") {
@@ -775,13 +768,13 @@ pub mod owned {
             if v >= 1 {
                 rt::owned::write_vec(w, &self.directories, true, v, "directories");
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_leader_recovery_state = true && !(self.leader_recovery_state == 0_i8);
+                let has_leader_recovery_state = self.leader_recovery_state != 0_i8;
                 tags += usize::from(has_leader_recovery_state);
-                let has_eligible_leader_replicas = v >= 2 && !(self.eligible_leader_replicas.is_none());
+                let has_eligible_leader_replicas = v >= 2 && self.eligible_leader_replicas.is_some();
                 tags += usize::from(has_eligible_leader_replicas);
-                let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
+                let has_last_known_elr = v >= 2 && self.last_known_elr.is_some();
                 tags += usize::from(has_last_known_elr);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -826,8 +819,6 @@ pub mod owned {
                     rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }

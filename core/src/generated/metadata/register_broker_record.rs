@@ -102,8 +102,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         };
         let mut log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
         let mut cordoned_log_dirs_tag: Option<rt::Array<'a, rt::Uuid>> = None;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -130,8 +129,8 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3)
+        };
         Ok(Self {
             broker_id,
             is_migrating_zk_broker,
@@ -176,7 +175,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                 rt::read::bool(c, "in_controlled_shutdown")?,
             );
         }
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -215,7 +214,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         if v >= 2 {
             n += 1;
         }
-        if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+        if v <= 1 && self.is_migrating_zk_broker {
             return Err(rt::write::not_in_version("is_migrating_zk_broker"));
         }
         n += rt::write::array_size(&self.end_points, true, v, "end_points")?;
@@ -224,46 +223,44 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+        if v <= 0 && self.in_controlled_shutdown {
             return Err(rt::write::not_in_version("in_controlled_shutdown"));
         }
-        if !(v >= 3) && !(self.log_dirs.is_empty()) {
+        if v <= 2 && !self.log_dirs.is_empty() {
             return Err(rt::write::not_in_version("log_dirs"));
         }
-        if !(v >= 4) && !(self.cordoned_log_dirs.is_none()) {
+        if v <= 3 && self.cordoned_log_dirs.is_some() {
             return Err(rt::write::not_in_version("cordoned_log_dirs"));
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 3 && !(self.log_dirs.is_empty()) {
+            if v >= 3 && !self.log_dirs.is_empty() {
                 let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 4 && !(self.cordoned_log_dirs.is_none()) {
+            if v >= 4 && self.cordoned_log_dirs.is_some() {
                 let s = rt::write::opt_array_size(&self.cordoned_log_dirs, true, v >= 4, v, "cordoned_log_dirs")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+        if v <= 1 && self.is_migrating_zk_broker {
             w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
         }
-        if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+        if v <= 0 && self.in_controlled_shutdown {
             w.fail(rt::write::not_in_version("in_controlled_shutdown"));
         }
-        if !(v >= 3) && !(self.log_dirs.is_empty()) {
+        if v <= 2 && !self.log_dirs.is_empty() {
             w.fail(rt::write::not_in_version("log_dirs"));
         }
-        if !(v >= 4) && !(self.cordoned_log_dirs.is_none()) {
+        if v <= 3 && self.cordoned_log_dirs.is_some() {
             w.fail(rt::write::not_in_version("cordoned_log_dirs"));
         }
         w.i32(self.broker_id, "broker_id");
@@ -279,11 +276,11 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         if v >= 1 {
             w.bool(self.in_controlled_shutdown, "in_controlled_shutdown");
         }
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_log_dirs = v >= 3 && !(self.log_dirs.is_empty());
+            let has_log_dirs = v >= 3 && !self.log_dirs.is_empty();
             tags += usize::from(has_log_dirs);
-            let has_cordoned_log_dirs = v >= 4 && !(self.cordoned_log_dirs.is_none());
+            let has_cordoned_log_dirs = v >= 4 && self.cordoned_log_dirs.is_some();
             tags += usize::from(has_cordoned_log_dirs);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -308,8 +305,6 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                 w.opt_array(&self.cordoned_log_dirs, true, v >= 4, v, "cordoned_log_dirs");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -370,11 +365,7 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         };
         let port = rt::read::u16_at::<4, 0>(&r);
         let security_protocol = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?;
         Ok(Self {
             name,
             host,
@@ -399,9 +390,7 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
                 return Err(rt::read::short(c, "end_points[].port"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "end_points[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "end_points[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -436,9 +425,7 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
             fields::END_POINTS_SECURITY_PROTOCOL,
             rt::read::i16(c, "end_points[].security_protocol")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -448,12 +435,10 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "end_points[].name")?;
         n += rt::write::str_size(self.host, true, "end_points[].host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("end_points[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -463,11 +448,7 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         w.str(self.host, true, "end_points[].host");
         w.u16(self.port, "end_points[].port");
         w.i16(self.security_protocol, "end_points[].security_protocol");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "end_points[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -523,11 +504,7 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
         let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "features[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
         Ok(Self {
             name,
             min_supported_version,
@@ -550,9 +527,7 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
                 return Err(rt::read::short(c, "features[].min_supported_version"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "features[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "features[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -582,9 +557,7 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
             fields::FEATURES_MAX_SUPPORTED_VERSION,
             rt::read::i16(c, "features[].max_supported_version")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -593,12 +566,10 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "features[].name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -607,11 +578,7 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         w.str(self.name, true, "features[].name");
         w.i16(self.min_supported_version, "features[].min_supported_version");
         w.i16(self.max_supported_version, "features[].max_supported_version");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1068,7 +1035,7 @@ pub mod owned {
             if v >= 2 {
                 n += 1;
             }
-            if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+            if v <= 1 && self.is_migrating_zk_broker {
                 return Err(rt::write::not_in_version("is_migrating_zk_broker"));
             }
             n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
@@ -1077,24 +1044,24 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+            if v <= 0 && self.in_controlled_shutdown {
                 return Err(rt::write::not_in_version("in_controlled_shutdown"));
             }
-            if !(v >= 3) && !(self.log_dirs.is_empty()) {
+            if v <= 2 && !self.log_dirs.is_empty() {
                 return Err(rt::write::not_in_version("log_dirs"));
             }
-            if !(v >= 4) && !(self.cordoned_log_dirs.is_none()) {
+            if v <= 3 && self.cordoned_log_dirs.is_some() {
                 return Err(rt::write::not_in_version("cordoned_log_dirs"));
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if v >= 3 && !(self.log_dirs.is_empty()) {
+                if v >= 3 && !self.log_dirs.is_empty() {
                     let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 4 && !(self.cordoned_log_dirs.is_none()) {
+                if v >= 4 && self.cordoned_log_dirs.is_some() {
                     let s = rt::owned::opt_vec_size(
                         self.cordoned_log_dirs.as_deref(),
                         true,
@@ -1106,23 +1073,21 @@ pub mod owned {
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+            if v <= 1 && self.is_migrating_zk_broker {
                 w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
             }
-            if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+            if v <= 0 && self.in_controlled_shutdown {
                 w.fail(rt::write::not_in_version("in_controlled_shutdown"));
             }
-            if !(v >= 3) && !(self.log_dirs.is_empty()) {
+            if v <= 2 && !self.log_dirs.is_empty() {
                 w.fail(rt::write::not_in_version("log_dirs"));
             }
-            if !(v >= 4) && !(self.cordoned_log_dirs.is_none()) {
+            if v <= 3 && self.cordoned_log_dirs.is_some() {
                 w.fail(rt::write::not_in_version("cordoned_log_dirs"));
             }
             w.i32(self.broker_id, "broker_id");
@@ -1140,11 +1105,11 @@ pub mod owned {
             if v >= 1 {
                 w.bool(self.in_controlled_shutdown, "in_controlled_shutdown");
             }
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_log_dirs = v >= 3 && !(self.log_dirs.is_empty());
+                let has_log_dirs = v >= 3 && !self.log_dirs.is_empty();
                 tags += usize::from(has_log_dirs);
-                let has_cordoned_log_dirs = v >= 4 && !(self.cordoned_log_dirs.is_none());
+                let has_cordoned_log_dirs = v >= 4 && self.cordoned_log_dirs.is_some();
                 tags += usize::from(has_cordoned_log_dirs);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1176,8 +1141,6 @@ pub mod owned {
                     );
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }
@@ -1229,12 +1192,10 @@ pub mod owned {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "end_points[].name")?;
             n += rt::write::str_size(&self.host, true, "end_points[].host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("end_points[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1243,7 +1204,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "end_points[].name");
             w.str(&self.host, true, "end_points[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("end_points[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -1254,11 +1215,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "end_points[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1305,12 +1262,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "features[].name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -1318,7 +1273,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "features[].name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("features[].min_supported_version") {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
@@ -1329,11 +1284,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -71,11 +71,7 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         let zk_migration_ready = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
         let end_points = rt::read::array::<ControllerEndpoint<'a>>(c, true, v, "end_points")?;
         let features = rt::read::array::<ControllerFeature<'a>>(c, true, v, "features")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             controller_id,
             incarnation_id,
@@ -100,9 +96,7 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
         rt::visit::array::<ControllerEndpoint<'a>, V>(c, true, false, v, fields::END_POINTS, vis, "end_points")?;
         rt::visit::array::<ControllerFeature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -112,12 +106,10 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         let mut n: usize = 21;
         n += rt::write::array_size(&self.end_points, true, v, "end_points")?;
         n += rt::write::array_size(&self.features, true, v, "features")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -128,11 +120,7 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         w.bool(self.zk_migration_ready, "zk_migration_ready");
         w.array(&self.end_points, true, v, "end_points");
         w.array(&self.features, true, v, "features");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -192,11 +180,7 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         };
         let port = rt::read::u16_at::<4, 0>(&r);
         let security_protocol = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?;
         Ok(Self {
             name,
             host,
@@ -221,9 +205,7 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
                 return Err(rt::read::short(c, "end_points[].port"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "end_points[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "end_points[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -258,9 +240,7 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
             fields::END_POINTS_SECURITY_PROTOCOL,
             rt::read::i16(c, "end_points[].security_protocol")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -270,12 +250,10 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "end_points[].name")?;
         n += rt::write::str_size(self.host, true, "end_points[].host")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("end_points[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -285,11 +263,7 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         w.str(self.host, true, "end_points[].host");
         w.u16(self.port, "end_points[].port");
         w.i16(self.security_protocol, "end_points[].security_protocol");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "end_points[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -345,11 +319,7 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         };
         let min_supported_version = rt::read::i16_at::<4, 0>(&r);
         let max_supported_version = rt::read::i16_at::<4, 2>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "features[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "features[]._tagged_fields")?;
         Ok(Self {
             name,
             min_supported_version,
@@ -372,9 +342,7 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
                 return Err(rt::read::short(c, "features[].min_supported_version"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "features[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "features[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -404,9 +372,7 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
             fields::FEATURES_MAX_SUPPORTED_VERSION,
             rt::read::i16(c, "features[].max_supported_version")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -415,12 +381,10 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
         n += rt::write::str_size(self.name, true, "features[].name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -429,11 +393,7 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         w.str(self.name, true, "features[].name");
         w.i16(self.min_supported_version, "features[].min_supported_version");
         w.i16(self.max_supported_version, "features[].max_supported_version");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -763,12 +723,10 @@ pub mod owned {
             let mut n: usize = 21;
             n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
             n += rt::owned::vec_size(&self.features, true, v, "features")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -781,11 +739,7 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.end_points, true, v, "end_points");
             rt::owned::write_vec(w, &self.features, true, v, "features");
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -836,12 +790,10 @@ pub mod owned {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "end_points[].name")?;
             n += rt::write::str_size(&self.host, true, "end_points[].host")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("end_points[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -850,7 +802,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "end_points[].name");
             w.str(&self.host, true, "end_points[].host");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("end_points[].port") {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -861,11 +813,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.port.to_be_bytes());
                     r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "end_points[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -912,12 +860,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, true, "features[].name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
             }
             Ok(n)
         }
@@ -925,7 +871,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "features[].name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("features[].min_supported_version") {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
@@ -936,11 +882,7 @@ pub mod owned {
                     r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
                     r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

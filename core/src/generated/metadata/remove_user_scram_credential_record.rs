@@ -56,11 +56,7 @@ impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "name")?;
         let mechanism = rt::read::i8(c, "mechanism")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             name,
             mechanism,
@@ -79,9 +75,7 @@ impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
         let c = &mut local;
         vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
         vis.i8(fields::MECHANISM, rt::read::i8(c, "mechanism")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -90,12 +84,10 @@ impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
         n += rt::write::str_size(self.name, true, "name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -103,11 +95,7 @@ impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(self.name, true, "name");
         w.i8(self.mechanism, "mechanism");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -226,30 +214,24 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 1;
             n += rt::write::str_size(&self.name, true, "name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("mechanism") {
                     r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
                     r[1] = 0;
                 }
             } else {
                 w.i8(self.mechanism, "mechanism");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -66,11 +66,7 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
         let stored_key = rt::read::bytes(c, true, "stored_key")?;
         let server_key = rt::read::bytes(c, true, "server_key")?;
         let iterations = rt::read::i32(c, "iterations")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             name,
             mechanism,
@@ -97,9 +93,7 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
         vis.bytes(fields::STORED_KEY, Some(rt::read::bytes(c, true, "stored_key")?));
         vis.bytes(fields::SERVER_KEY, Some(rt::read::bytes(c, true, "server_key")?));
         vis.i32(fields::ITERATIONS, rt::read::i32(c, "iterations")?);
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -111,12 +105,10 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
         n += rt::write::bytes_size(self.salt, true, "salt")?;
         n += rt::write::bytes_size(self.stored_key, true, "stored_key")?;
         n += rt::write::bytes_size(self.server_key, true, "server_key")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -128,11 +120,7 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
         w.bytes(self.stored_key, true, "stored_key");
         w.bytes(self.server_key, true, "server_key");
         w.i32(self.iterations, "iterations");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -342,12 +330,10 @@ pub mod owned {
             n += rt::write::bytes_size(&self.salt, true, "salt")?;
             n += rt::write::bytes_size(&self.stored_key, true, "stored_key")?;
             n += rt::write::bytes_size(&self.server_key, true, "server_key")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -358,18 +344,14 @@ pub mod owned {
             w.bytes(&self.salt, true, "salt");
             w.bytes(&self.stored_key, true, "stored_key");
             w.bytes(&self.server_key, true, "server_key");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("iterations") {
                     r[0..4].copy_from_slice(&self.iterations.to_be_bytes());
                     r[4] = 0;
                 }
             } else {
                 w.i32(self.iterations, "iterations");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

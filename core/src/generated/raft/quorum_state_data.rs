@@ -95,11 +95,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         } else {
             Some(rt::Array::EMPTY)
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             cluster_id,
             leader_id,
@@ -136,9 +132,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if v <= 0 {
             rt::visit::array::<Voter<'a>, V>(c, true, v <= 0, v, fields::CURRENT_VOTERS, vis, "current_voters")?;
         }
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -149,48 +143,46 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if v <= 0 {
             n += rt::write::str_size(self.cluster_id, true, "cluster_id")?;
         }
-        if !(v <= 0) && !(self.cluster_id == "") {
+        if v >= 1 && !self.cluster_id.is_empty() {
             return Err(rt::write::not_in_version("cluster_id"));
         }
         if v >= 1 {
             n += 16;
         }
-        if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version("voted_directory_id"));
         }
         if v <= 0 {
             n += 8;
         }
-        if !(v <= 0) && !(self.applied_offset == 0_i64) {
+        if v >= 1 && self.applied_offset != 0_i64 {
             return Err(rt::write::not_in_version("applied_offset"));
         }
         if v <= 0 {
             n += rt::write::opt_array_size(&self.current_voters, true, v <= 0, v, "current_voters")?;
         }
-        if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+        if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
             return Err(rt::write::not_in_version("current_voters"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.cluster_id == "") {
+        if v >= 1 && !self.cluster_id.is_empty() {
             w.fail(rt::write::not_in_version("cluster_id"));
         }
-        if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+        if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version("voted_directory_id"));
         }
-        if !(v <= 0) && !(self.applied_offset == 0_i64) {
+        if v >= 1 && self.applied_offset != 0_i64 {
             w.fail(rt::write::not_in_version("applied_offset"));
         }
-        if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+        if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
             w.fail(rt::write::not_in_version("current_voters"));
         }
         if v <= 0 {
@@ -208,11 +200,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if v <= 0 {
             w.opt_array(&self.current_voters, true, v <= 0, v, "current_voters");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -261,11 +249,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         } else {
             0_i32
         };
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "current_voters[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "current_voters[]._tagged_fields")?;
         Ok(Self {
             voter_id,
             unknown_tagged_fields,
@@ -280,9 +264,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if v <= 0 {
             rt::read::i32(c, "current_voters[].voter_id")?;
         }
-        if true {
-            rt::read::check_tags(c, "current_voters[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "current_voters[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -310,14 +292,12 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
                 rt::read::i32(c, "current_voters[].voter_id")?,
             );
         }
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::CURRENT_VOTERS_TAGGED_FIELDS,
-                vis,
-                "current_voters[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::CURRENT_VOTERS_TAGGED_FIELDS,
+            vis,
+            "current_voters[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -328,31 +308,25 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if v <= 0 {
             n += 4;
         }
-        if !(v <= 0) && !(self.voter_id == 0_i32) {
+        if v >= 1 && self.voter_id != 0_i32 {
             return Err(rt::write::not_in_version("current_voters[].voter_id"));
         }
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("current_voters[]._tagged_fields"));
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.voter_id == 0_i32) {
+        if v >= 1 && self.voter_id != 0_i32 {
             w.fail(rt::write::not_in_version("current_voters[].voter_id"));
         }
         if v <= 0 {
             w.i32(self.voter_id, "current_voters[].voter_id");
         }
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "current_voters[]._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -609,48 +583,46 @@ pub mod owned {
             if v <= 0 {
                 n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
             }
-            if !(v <= 0) && !(self.cluster_id == "") {
+            if v >= 1 && !self.cluster_id.is_empty() {
                 return Err(rt::write::not_in_version("cluster_id"));
             }
             if v >= 1 {
                 n += 16;
             }
-            if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version("voted_directory_id"));
             }
             if v <= 0 {
                 n += 8;
             }
-            if !(v <= 0) && !(self.applied_offset == 0_i64) {
+            if v >= 1 && self.applied_offset != 0_i64 {
                 return Err(rt::write::not_in_version("applied_offset"));
             }
             if v <= 0 {
                 n += rt::owned::opt_vec_size(self.current_voters.as_deref(), true, v <= 0, v, "current_voters")?;
             }
-            if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+            if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("current_voters"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.cluster_id == "") {
+            if v >= 1 && !self.cluster_id.is_empty() {
                 w.fail(rt::write::not_in_version("cluster_id"));
             }
-            if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+            if v <= 0 && self.voted_directory_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("voted_directory_id"));
             }
-            if !(v <= 0) && !(self.applied_offset == 0_i64) {
+            if v >= 1 && self.applied_offset != 0_i64 {
                 w.fail(rt::write::not_in_version("applied_offset"));
             }
-            if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+            if v >= 1 && !self.current_voters.as_ref().is_some_and(|a| a.is_empty()) {
                 w.fail(rt::write::not_in_version("current_voters"));
             }
             if v <= 0 {
@@ -670,11 +642,7 @@ pub mod owned {
             if v <= 0 {
                 rt::owned::write_opt_vec(w, self.current_voters.as_deref(), true, v <= 0, v, "current_voters");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
 
@@ -714,22 +682,20 @@ pub mod owned {
             if v <= 0 {
                 n += 4;
             }
-            if !(v <= 0) && !(self.voter_id == 0_i32) {
+            if v >= 1 && self.voter_id != 0_i32 {
                 return Err(rt::write::not_in_version("current_voters[].voter_id"));
             }
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("current_voters[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.voter_id == 0_i32) {
+            if v >= 1 && self.voter_id != 0_i32 {
                 w.fail(rt::write::not_in_version("current_voters[].voter_id"));
             }
             if v <= 0 && self.unknown_tagged_fields.is_empty() {
@@ -741,11 +707,7 @@ pub mod owned {
                 if v <= 0 {
                     w.i32(self.voter_id, "current_voters[].voter_id");
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "current_voters[]._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

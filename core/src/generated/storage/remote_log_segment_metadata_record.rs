@@ -97,8 +97,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?;
         let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
         let mut txn_index_empty_tag: bool = false;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -109,7 +108,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
                     0 => {
                         txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
                         rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
-                        rt::read::tag_at_default(c, txn_index_empty_tag == false);
+                        rt::read::tag_at_default(c, !txn_index_empty_tag);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -117,8 +116,8 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             remote_log_segment_id,
             start_offset,
@@ -171,7 +170,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
             fields::REMOTE_LOG_SEGMENT_STATE,
             rt::read::i8(c, "remote_log_segment_state")?,
         );
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -196,17 +195,15 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         n += rt::Struct::size(&self.remote_log_segment_id, v)?;
         n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
         n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.txn_index_empty == false) {
+            if self.txn_index_empty {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -222,9 +219,9 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
         w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
         w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_txn_index_empty = true && !(self.txn_index_empty == false);
+            let has_txn_index_empty = self.txn_index_empty;
             tags += usize::from(has_txn_index_empty);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -236,8 +233,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
                 w.bool(self.txn_index_empty, "txn_index_empty");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -288,11 +283,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?;
         Ok(Self {
             topic_id_partition,
             id,
@@ -307,9 +298,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         let c = &mut local;
         <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
         rt::read::uuid(c, "remote_log_segment_id.id")?;
-        if true {
-            rt::read::check_tags(c, "remote_log_segment_id._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "remote_log_segment_id._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -342,14 +331,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
             fields::REMOTE_LOG_SEGMENT_ID_ID,
             rt::read::uuid(c, "remote_log_segment_id.id")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS,
-                vis,
-                "remote_log_segment_id._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS,
+            vis,
+            "remote_log_segment_id._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -358,12 +345,10 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::Struct::size(&self.topic_id_partition, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("remote_log_segment_id._tagged_fields"));
         }
         Ok(n)
     }
@@ -371,11 +356,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::Struct::write(&self.topic_id_partition, w, v);
         w.uuid(self.id, "remote_log_segment_id.id");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "remote_log_segment_id._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -433,11 +414,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         };
         let leader_epoch = rt::read::i32_at::<12, 0>(&r);
         let offset = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "segment_leader_epochs[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "segment_leader_epochs[]._tagged_fields")?;
         Ok(Self {
             leader_epoch,
             offset,
@@ -458,9 +435,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
                 return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "segment_leader_epochs[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "segment_leader_epochs[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -488,14 +463,12 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
             fields::SEGMENT_LEADER_EPOCHS_OFFSET,
             rt::read::i64(c, "segment_leader_epochs[].offset")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS,
-                vis,
-                "segment_leader_epochs[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS,
+            vis,
+            "segment_leader_epochs[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -503,12 +476,10 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("segment_leader_epochs[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -516,14 +487,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
         w.i64(self.offset, "segment_leader_epochs[].offset");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "segment_leader_epochs[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -586,11 +550,8 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         };
         let id = rt::read::uuid_at::<20, 0>(&r);
         let partition = rt::read::i32_at::<20, 16>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
         Ok(Self {
             name,
             id,
@@ -613,9 +574,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
                 return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -648,14 +607,12 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION,
             rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS,
-                vis,
-                "remote_log_segment_id.topic_id_partition._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS,
+            vis,
+            "remote_log_segment_id.topic_id_partition._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -664,14 +621,10 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::str_size(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "remote_log_segment_id.topic_id_partition._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -680,14 +633,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
         w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
         w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "remote_log_segment_id.topic_id_partition._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -1156,17 +1102,15 @@ pub mod owned {
             n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
             n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
             n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.txn_index_empty == false) {
+                if self.txn_index_empty {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -1184,9 +1128,9 @@ pub mod owned {
             w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
             w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
             w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_txn_index_empty = true && !(self.txn_index_empty == false);
+                let has_txn_index_empty = self.txn_index_empty;
                 tags += usize::from(has_txn_index_empty);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1198,8 +1142,6 @@ pub mod owned {
                     w.bool(self.txn_index_empty, "txn_index_empty");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }
@@ -1242,12 +1184,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("remote_log_segment_id._tagged_fields"));
             }
             Ok(n)
         }
@@ -1255,18 +1195,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::OwnedStruct::write(&self.topic_id_partition, w, v);
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("remote_log_segment_id.id") {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16] = 0;
                 }
             } else {
                 w.uuid(self.id, "remote_log_segment_id.id");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "remote_log_segment_id._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1308,19 +1244,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("segment_leader_epochs[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("segment_leader_epochs[].leader_epoch") {
                     r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
@@ -1331,14 +1265,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "segment_leader_epochs[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -1385,14 +1312,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::str_size(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "remote_log_segment_id.topic_id_partition._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -1400,7 +1323,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("remote_log_segment_id.topic_id_partition.id") {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());
@@ -1411,14 +1334,7 @@ pub mod owned {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "remote_log_segment_id.topic_id_partition._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

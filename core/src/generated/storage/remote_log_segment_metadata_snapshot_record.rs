@@ -99,8 +99,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?;
         let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
         let mut txn_index_empty_tag: bool = false;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if true {
+        let unknown_tagged_fields = {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -111,7 +110,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
                     0 => {
                         txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
                         rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
-                        rt::read::tag_at_default(c, txn_index_empty_tag == false);
+                        rt::read::tag_at_default(c, !txn_index_empty_tag);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -119,8 +118,8 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x1);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x1)
+        };
         Ok(Self {
             segment_id,
             start_offset,
@@ -173,7 +172,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
             fields::REMOTE_LOG_SEGMENT_STATE,
             rt::read::i8(c, "remote_log_segment_state")?,
         );
-        if true {
+        {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
             for _ in 0..n {
@@ -197,17 +196,15 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         let mut n: usize = 57;
         n += rt::write::array_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
         n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.txn_index_empty == false) {
+            if self.txn_index_empty {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -223,9 +220,9 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
         w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
         w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-        if true {
+        {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_txn_index_empty = true && !(self.txn_index_empty == false);
+            let has_txn_index_empty = self.txn_index_empty;
             tags += usize::from(has_txn_index_empty);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -237,8 +234,6 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
                 w.bool(self.txn_index_empty, "txn_index_empty");
             }
             w.unknown_tags_rest(&mut unknown);
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 }
@@ -297,11 +292,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         };
         let leader_epoch = rt::read::i32_at::<12, 0>(&r);
         let offset = rt::read::i64_at::<12, 4>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "segment_leader_epochs[]._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "segment_leader_epochs[]._tagged_fields")?;
         Ok(Self {
             leader_epoch,
             offset,
@@ -322,9 +313,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
                 return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "segment_leader_epochs[]._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "segment_leader_epochs[]._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -352,14 +341,12 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
             fields::SEGMENT_LEADER_EPOCHS_OFFSET,
             rt::read::i64(c, "segment_leader_epochs[].offset")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS,
-                vis,
-                "segment_leader_epochs[]._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS,
+            vis,
+            "segment_leader_epochs[]._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -367,12 +354,10 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("segment_leader_epochs[]._tagged_fields"));
         }
         Ok(n)
     }
@@ -380,14 +365,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
         w.i64(self.offset, "segment_leader_epochs[].offset");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "segment_leader_epochs[]._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -746,17 +724,15 @@ pub mod owned {
             let mut n: usize = 57;
             n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
             n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.txn_index_empty == false) {
+                if self.txn_index_empty {
                     let s = 1;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -774,9 +750,9 @@ pub mod owned {
             w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
             w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
             w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-            if true {
+            {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_txn_index_empty = true && !(self.txn_index_empty == false);
+                let has_txn_index_empty = self.txn_index_empty;
                 tags += usize::from(has_txn_index_empty);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -788,8 +764,6 @@ pub mod owned {
                     w.bool(self.txn_index_empty, "txn_index_empty");
                 }
                 w.unknown_tags_rest(&mut unknown);
-            } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
         }
     }
@@ -831,19 +805,17 @@ pub mod owned {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("segment_leader_epochs[]._tagged_fields"));
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<13>("segment_leader_epochs[].leader_epoch") {
                     r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
@@ -854,14 +826,7 @@ pub mod owned {
                     r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                     r[4..12].copy_from_slice(&self.offset.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "segment_leader_epochs[]._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -69,11 +69,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         let event_timestamp_ms = rt::read::i64_at::<12, 4>(&r);
         let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?;
         let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             remote_log_segment_id,
             broker_id,
@@ -104,9 +100,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
             fields::REMOTE_LOG_SEGMENT_STATE,
             rt::read::i8(c, "remote_log_segment_state")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -116,12 +110,10 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         let mut n: usize = 13;
         n += rt::Struct::size(&self.remote_log_segment_id, v)?;
         n += rt::write::opt_bytes_size(self.custom_metadata, true, true, "custom_metadata")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -132,11 +124,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         w.i64(self.event_timestamp_ms, "event_timestamp_ms");
         w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
         w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -186,11 +174,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?;
         Ok(Self {
             topic_id_partition,
             id,
@@ -205,9 +189,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         let c = &mut local;
         <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
         rt::read::uuid(c, "remote_log_segment_id.id")?;
-        if true {
-            rt::read::check_tags(c, "remote_log_segment_id._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "remote_log_segment_id._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -240,14 +222,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
             fields::REMOTE_LOG_SEGMENT_ID_ID,
             rt::read::uuid(c, "remote_log_segment_id.id")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS,
-                vis,
-                "remote_log_segment_id._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS,
+            vis,
+            "remote_log_segment_id._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -256,12 +236,10 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
         n += rt::Struct::size(&self.topic_id_partition, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("remote_log_segment_id._tagged_fields"));
         }
         Ok(n)
     }
@@ -269,11 +247,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         rt::Struct::write(&self.topic_id_partition, w, v);
         w.uuid(self.id, "remote_log_segment_id.id");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "remote_log_segment_id._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -336,11 +310,8 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         };
         let id = rt::read::uuid_at::<20, 0>(&r);
         let partition = rt::read::i32_at::<20, 16>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields =
+            rt::read::unknown_tags_only(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
         Ok(Self {
             name,
             id,
@@ -363,9 +334,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
                 return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -398,14 +367,12 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION,
             rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS,
-                vis,
-                "remote_log_segment_id.topic_id_partition._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS,
+            vis,
+            "remote_log_segment_id.topic_id_partition._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -414,14 +381,10 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::str_size(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "remote_log_segment_id.topic_id_partition._tagged_fields",
-            ));
         }
         Ok(n)
     }
@@ -430,14 +393,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
         w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
         w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(
-                self.unknown_tagged_fields.len(),
-                "remote_log_segment_id.topic_id_partition._tagged_fields",
-            );
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -733,12 +689,10 @@ pub mod owned {
             let mut n: usize = 13;
             n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
             n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
@@ -750,18 +704,14 @@ pub mod owned {
                 r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
             }
             w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("remote_log_segment_state") {
                     r[0..1].copy_from_slice(&self.remote_log_segment_state.to_be_bytes());
                     r[1] = 0;
                 }
             } else {
                 w.i8(self.remote_log_segment_state, "remote_log_segment_state");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -804,12 +754,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 16;
             n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("remote_log_segment_id._tagged_fields"));
             }
             Ok(n)
         }
@@ -817,18 +765,14 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::OwnedStruct::write(&self.topic_id_partition, w, v);
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<17>("remote_log_segment_id.id") {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16] = 0;
                 }
             } else {
                 w.uuid(self.id, "remote_log_segment_id.id");
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "remote_log_segment_id._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -875,14 +819,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::str_size(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "remote_log_segment_id.topic_id_partition._tagged_fields",
-                ));
             }
             Ok(n)
         }
@@ -890,7 +830,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("remote_log_segment_id.topic_id_partition.id") {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());
@@ -901,14 +841,7 @@ pub mod owned {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(
-                        self.unknown_tagged_fields.len(),
-                        "remote_log_segment_id.topic_id_partition._tagged_fields",
-                    );
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -67,11 +67,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         let broker_id = rt::read::i32_at::<13, 0>(&r);
         let event_timestamp_ms = rt::read::i64_at::<13, 4>(&r);
         let remote_partition_delete_state = rt::read::i8_at::<13, 12>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "_tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             topic_id_partition,
             broker_id,
@@ -98,9 +94,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
             fields::REMOTE_PARTITION_DELETE_STATE,
             rt::read::i8(c, "remote_partition_delete_state")?,
         );
-        if true {
-            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
-        }
+        rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -109,12 +103,10 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 13;
         n += rt::Struct::size(&self.topic_id_partition, v)?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
         }
         Ok(n)
     }
@@ -124,11 +116,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         w.i32(self.broker_id, "broker_id");
         w.i64(self.event_timestamp_ms, "event_timestamp_ms");
         w.i8(self.remote_partition_delete_state, "remote_partition_delete_state");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -191,11 +179,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         };
         let id = rt::read::uuid_at::<20, 0>(&r);
         let partition = rt::read::i32_at::<20, 16>(&r);
-        let unknown_tagged_fields = if true {
-            rt::read::unknown_tags_only(c, "topic_id_partition._tagged_fields")?
-        } else {
-            rt::TaggedFields::EMPTY
-        };
+        let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topic_id_partition._tagged_fields")?;
         Ok(Self {
             name,
             id,
@@ -218,9 +202,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
                 return Err(rt::read::short(c, "topic_id_partition.id"));
             }
         }
-        if true {
-            rt::read::check_tags(c, "topic_id_partition._tagged_fields")?;
-        }
+        rt::read::check_tags(c, "topic_id_partition._tagged_fields")?;
         cur.join(local);
         Ok(())
     }
@@ -253,14 +235,12 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             fields::TOPIC_ID_PARTITION_PARTITION,
             rt::read::i32(c, "topic_id_partition.partition")?,
         );
-        if true {
-            rt::visit::tags_only(
-                c,
-                fields::TOPIC_ID_PARTITION_TAGGED_FIELDS,
-                vis,
-                "topic_id_partition._tagged_fields",
-            )?;
-        }
+        rt::visit::tags_only(
+            c,
+            fields::TOPIC_ID_PARTITION_TAGGED_FIELDS,
+            vis,
+            "topic_id_partition._tagged_fields",
+        )?;
         cur.join(local);
         Ok(())
     }
@@ -269,12 +249,10 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
         n += rt::write::str_size(self.name, true, "topic_id_partition.name")?;
-        if true {
+        {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("topic_id_partition._tagged_fields"));
         }
         Ok(n)
     }
@@ -283,11 +261,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         w.str(self.name, true, "topic_id_partition.name");
         w.uuid(self.id, "topic_id_partition.id");
         w.i32(self.partition, "topic_id_partition.partition");
-        if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-        } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "topic_id_partition._tagged_fields");
-        }
+        w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
 
@@ -515,19 +489,17 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 13;
             n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::OwnedStruct::write(&self.topic_id_partition, w, v);
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<14>("broker_id") {
                     r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                     r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
@@ -540,11 +512,7 @@ pub mod owned {
                     r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
                     r[12..13].copy_from_slice(&self.remote_partition_delete_state.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }
@@ -591,12 +559,10 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 20;
             n += rt::write::str_size(&self.name, true, "topic_id_partition.name")?;
-            if true {
+            {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("topic_id_partition._tagged_fields"));
             }
             Ok(n)
         }
@@ -604,7 +570,7 @@ pub mod owned {
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(&self.name, true, "topic_id_partition.name");
-            if true && self.unknown_tagged_fields.is_empty() {
+            if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<21>("topic_id_partition.id") {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());
@@ -615,11 +581,7 @@ pub mod owned {
                     r[0..16].copy_from_slice(self.id.as_bytes());
                     r[16..20].copy_from_slice(&self.partition.to_be_bytes());
                 }
-                if true {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
-                } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "topic_id_partition._tagged_fields");
-                }
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
             }
         }
     }

@@ -178,49 +178,49 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
         if v >= 3 {
             n += 4;
         }
-        if !(v >= 3) && !(self.latest_supported_version == -1_i32) {
+        if v <= 2 && self.latest_supported_version != -1_i32 {
             return Err(rt::write::not_in_version("latest_supported_version"));
         }
         if v <= 6 {
             n += rt::write::array_size(&self.prev_tasks, false, v, "prev_tasks")?;
         }
-        if !(v <= 6) && !(self.prev_tasks.is_empty()) {
+        if v >= 7 && !self.prev_tasks.is_empty() {
             return Err(rt::write::not_in_version("prev_tasks"));
         }
         if v <= 6 {
             n += rt::write::array_size(&self.standby_tasks, false, v, "standby_tasks")?;
         }
-        if !(v <= 6) && !(self.standby_tasks.is_empty()) {
+        if v >= 7 && !self.standby_tasks.is_empty() {
             return Err(rt::write::not_in_version("standby_tasks"));
         }
         if v >= 2 {
             n += rt::write::bytes_size(self.user_end_point, false, "user_end_point")?;
         }
-        if !(v >= 2) && !(self.user_end_point.is_empty()) {
+        if v <= 1 && !self.user_end_point.is_empty() {
             return Err(rt::write::not_in_version("user_end_point"));
         }
         if v >= 7 {
             n += rt::write::array_size(&self.task_offset_sums, false, v, "task_offset_sums")?;
         }
-        if !(v >= 7) && !(self.task_offset_sums.is_empty()) {
+        if v <= 6 && !self.task_offset_sums.is_empty() {
             return Err(rt::write::not_in_version("task_offset_sums"));
         }
         if v >= 8 {
             n += 1;
         }
-        if !(v >= 8) && !(self.unique_field == 0_i8) {
+        if v <= 7 && self.unique_field != 0_i8 {
             return Err(rt::write::not_in_version("unique_field"));
         }
         if v >= 9 {
             n += 4;
         }
-        if !(v >= 9) && !(self.error_code == 0_i32) {
+        if v <= 8 && self.error_code != 0_i32 {
             return Err(rt::write::not_in_version("error_code"));
         }
         if v >= 11 {
             n += rt::write::array_size(&self.client_tags, false, v, "client_tags")?;
         }
-        if !(v >= 11) && !(self.client_tags.is_empty()) {
+        if v <= 10 && !self.client_tags.is_empty() {
             return Err(rt::write::not_in_version("client_tags"));
         }
         if !self.unknown_tagged_fields.is_empty() {
@@ -230,28 +230,28 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 3) && !(self.latest_supported_version == -1_i32) {
+        if v <= 2 && self.latest_supported_version != -1_i32 {
             w.fail(rt::write::not_in_version("latest_supported_version"));
         }
-        if !(v <= 6) && !(self.prev_tasks.is_empty()) {
+        if v >= 7 && !self.prev_tasks.is_empty() {
             w.fail(rt::write::not_in_version("prev_tasks"));
         }
-        if !(v <= 6) && !(self.standby_tasks.is_empty()) {
+        if v >= 7 && !self.standby_tasks.is_empty() {
             w.fail(rt::write::not_in_version("standby_tasks"));
         }
-        if !(v >= 2) && !(self.user_end_point.is_empty()) {
+        if v <= 1 && !self.user_end_point.is_empty() {
             w.fail(rt::write::not_in_version("user_end_point"));
         }
-        if !(v >= 7) && !(self.task_offset_sums.is_empty()) {
+        if v <= 6 && !self.task_offset_sums.is_empty() {
             w.fail(rt::write::not_in_version("task_offset_sums"));
         }
-        if !(v >= 8) && !(self.unique_field == 0_i8) {
+        if v <= 7 && self.unique_field != 0_i8 {
             w.fail(rt::write::not_in_version("unique_field"));
         }
-        if !(v >= 9) && !(self.error_code == 0_i32) {
+        if v <= 8 && self.error_code != 0_i32 {
             w.fail(rt::write::not_in_version("error_code"));
         }
-        if !(v >= 11) && !(self.client_tags.is_empty()) {
+        if v <= 10 && !self.client_tags.is_empty() {
             w.fail(rt::write::not_in_version("client_tags"));
         }
         w.i32(self.version, "version");
@@ -409,13 +409,13 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         if v <= 6 {
             n += 4;
         }
-        if !(v <= 6) && !(self.topic_group_id == 0_i32) {
+        if v >= 7 && self.topic_group_id != 0_i32 {
             return Err(rt::write::not_in_version("prev_tasks[].topic_group_id"));
         }
         if v <= 6 {
             n += 4;
         }
-        if !(v <= 6) && !(self.partition == 0_i32) {
+        if v >= 7 && self.partition != 0_i32 {
             return Err(rt::write::not_in_version("prev_tasks[].partition"));
         }
         if !self.unknown_tagged_fields.is_empty() {
@@ -425,10 +425,10 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 6) && !(self.topic_group_id == 0_i32) {
+        if v >= 7 && self.topic_group_id != 0_i32 {
             w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
         }
-        if !(v <= 6) && !(self.partition == 0_i32) {
+        if v >= 7 && self.partition != 0_i32 {
             w.fail(rt::write::not_in_version("prev_tasks[].partition"));
         }
         if v <= 6 {
@@ -634,25 +634,25 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
         if v >= 7 {
             n += 4;
         }
-        if !(v >= 7) && !(self.topic_group_id == 0_i32) {
+        if v <= 6 && self.topic_group_id != 0_i32 {
             return Err(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
         }
         if v >= 10 {
             n += 4;
         }
-        if !(v >= 10) && !(self.partition == 0_i32) {
+        if v <= 9 && self.partition != 0_i32 {
             return Err(rt::write::not_in_version("task_offset_sums[].partition"));
         }
         if v >= 10 {
             n += 8;
         }
-        if !(v >= 10) && !(self.offset_sum == 0_i64) {
+        if v <= 9 && self.offset_sum != 0_i64 {
             return Err(rt::write::not_in_version("task_offset_sums[].offset_sum"));
         }
         if v >= 10 {
             n += rt::write::opt_str_size(self.named_topology, false, v >= 10, "task_offset_sums[].named_topology")?;
         }
-        if !(v >= 10) && !(self.named_topology == Some("")) {
+        if v <= 9 && self.named_topology != Some("") {
             return Err(rt::write::not_in_version("task_offset_sums[].named_topology"));
         }
         if (7..=9).contains(&v) {
@@ -663,7 +663,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
                 "task_offset_sums[].partition_to_offset_sum",
             )?;
         }
-        if !((7..=9).contains(&v)) && !(self.partition_to_offset_sum.is_empty()) {
+        if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
             return Err(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
         }
         if !self.unknown_tagged_fields.is_empty() {
@@ -673,19 +673,19 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 7) && !(self.topic_group_id == 0_i32) {
+        if v <= 6 && self.topic_group_id != 0_i32 {
             w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
         }
-        if !(v >= 10) && !(self.partition == 0_i32) {
+        if v <= 9 && self.partition != 0_i32 {
             w.fail(rt::write::not_in_version("task_offset_sums[].partition"));
         }
-        if !(v >= 10) && !(self.offset_sum == 0_i64) {
+        if v <= 9 && self.offset_sum != 0_i64 {
             w.fail(rt::write::not_in_version("task_offset_sums[].offset_sum"));
         }
-        if !(v >= 10) && !(self.named_topology == Some("")) {
+        if v <= 9 && self.named_topology != Some("") {
             w.fail(rt::write::not_in_version("task_offset_sums[].named_topology"));
         }
-        if !((7..=9).contains(&v)) && !(self.partition_to_offset_sum.is_empty()) {
+        if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
             w.fail(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
         }
         if v >= 7 {
@@ -829,13 +829,13 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         if v >= 11 {
             n += rt::write::bytes_size(self.key, false, "client_tags[].key")?;
         }
-        if !(v >= 11) && !(self.key.is_empty()) {
+        if v <= 10 && !self.key.is_empty() {
             return Err(rt::write::not_in_version("client_tags[].key"));
         }
         if v >= 11 {
             n += rt::write::bytes_size(self.value, false, "client_tags[].value")?;
         }
-        if !(v >= 11) && !(self.value.is_empty()) {
+        if v <= 10 && !self.value.is_empty() {
             return Err(rt::write::not_in_version("client_tags[].value"));
         }
         if !self.unknown_tagged_fields.is_empty() {
@@ -845,10 +845,10 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 11) && !(self.key.is_empty()) {
+        if v <= 10 && !self.key.is_empty() {
             w.fail(rt::write::not_in_version("client_tags[].key"));
         }
-        if !(v >= 11) && !(self.value.is_empty()) {
+        if v <= 10 && !self.value.is_empty() {
             w.fail(rt::write::not_in_version("client_tags[].value"));
         }
         if v >= 11 {
@@ -992,7 +992,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
         if (7..=9).contains(&v) {
             n += 4;
         }
-        if !((7..=9).contains(&v)) && !(self.partition == 0_i32) {
+        if (v <= 6 || v >= 10) && self.partition != 0_i32 {
             return Err(rt::write::not_in_version(
                 "task_offset_sums[].partition_to_offset_sum[].partition",
             ));
@@ -1000,7 +1000,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
         if (7..=9).contains(&v) {
             n += 8;
         }
-        if !((7..=9).contains(&v)) && !(self.offset_sum == 0_i64) {
+        if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
             return Err(rt::write::not_in_version(
                 "task_offset_sums[].partition_to_offset_sum[].offset_sum",
             ));
@@ -1014,12 +1014,12 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !((7..=9).contains(&v)) && !(self.partition == 0_i32) {
+        if (v <= 6 || v >= 10) && self.partition != 0_i32 {
             w.fail(rt::write::not_in_version(
                 "task_offset_sums[].partition_to_offset_sum[].partition",
             ));
         }
-        if !((7..=9).contains(&v)) && !(self.offset_sum == 0_i64) {
+        if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
             w.fail(rt::write::not_in_version(
                 "task_offset_sums[].partition_to_offset_sum[].offset_sum",
             ));
@@ -1564,49 +1564,49 @@ pub mod owned {
             if v >= 3 {
                 n += 4;
             }
-            if !(v >= 3) && !(self.latest_supported_version == -1_i32) {
+            if v <= 2 && self.latest_supported_version != -1_i32 {
                 return Err(rt::write::not_in_version("latest_supported_version"));
             }
             if v <= 6 {
                 n += rt::owned::vec_size(&self.prev_tasks, false, v, "prev_tasks")?;
             }
-            if !(v <= 6) && !(self.prev_tasks.is_empty()) {
+            if v >= 7 && !self.prev_tasks.is_empty() {
                 return Err(rt::write::not_in_version("prev_tasks"));
             }
             if v <= 6 {
                 n += rt::owned::vec_size(&self.standby_tasks, false, v, "standby_tasks")?;
             }
-            if !(v <= 6) && !(self.standby_tasks.is_empty()) {
+            if v >= 7 && !self.standby_tasks.is_empty() {
                 return Err(rt::write::not_in_version("standby_tasks"));
             }
             if v >= 2 {
                 n += rt::write::bytes_size(&self.user_end_point, false, "user_end_point")?;
             }
-            if !(v >= 2) && !(self.user_end_point.is_empty()) {
+            if v <= 1 && !self.user_end_point.is_empty() {
                 return Err(rt::write::not_in_version("user_end_point"));
             }
             if v >= 7 {
                 n += rt::owned::vec_size(&self.task_offset_sums, false, v, "task_offset_sums")?;
             }
-            if !(v >= 7) && !(self.task_offset_sums.is_empty()) {
+            if v <= 6 && !self.task_offset_sums.is_empty() {
                 return Err(rt::write::not_in_version("task_offset_sums"));
             }
             if v >= 8 {
                 n += 1;
             }
-            if !(v >= 8) && !(self.unique_field == 0_i8) {
+            if v <= 7 && self.unique_field != 0_i8 {
                 return Err(rt::write::not_in_version("unique_field"));
             }
             if v >= 9 {
                 n += 4;
             }
-            if !(v >= 9) && !(self.error_code == 0_i32) {
+            if v <= 8 && self.error_code != 0_i32 {
                 return Err(rt::write::not_in_version("error_code"));
             }
             if v >= 11 {
                 n += rt::owned::vec_size(&self.client_tags, false, v, "client_tags")?;
             }
-            if !(v >= 11) && !(self.client_tags.is_empty()) {
+            if v <= 10 && !self.client_tags.is_empty() {
                 return Err(rt::write::not_in_version("client_tags"));
             }
             if !self.unknown_tagged_fields.is_empty() {
@@ -1616,28 +1616,28 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 3) && !(self.latest_supported_version == -1_i32) {
+            if v <= 2 && self.latest_supported_version != -1_i32 {
                 w.fail(rt::write::not_in_version("latest_supported_version"));
             }
-            if !(v <= 6) && !(self.prev_tasks.is_empty()) {
+            if v >= 7 && !self.prev_tasks.is_empty() {
                 w.fail(rt::write::not_in_version("prev_tasks"));
             }
-            if !(v <= 6) && !(self.standby_tasks.is_empty()) {
+            if v >= 7 && !self.standby_tasks.is_empty() {
                 w.fail(rt::write::not_in_version("standby_tasks"));
             }
-            if !(v >= 2) && !(self.user_end_point.is_empty()) {
+            if v <= 1 && !self.user_end_point.is_empty() {
                 w.fail(rt::write::not_in_version("user_end_point"));
             }
-            if !(v >= 7) && !(self.task_offset_sums.is_empty()) {
+            if v <= 6 && !self.task_offset_sums.is_empty() {
                 w.fail(rt::write::not_in_version("task_offset_sums"));
             }
-            if !(v >= 8) && !(self.unique_field == 0_i8) {
+            if v <= 7 && self.unique_field != 0_i8 {
                 w.fail(rt::write::not_in_version("unique_field"));
             }
-            if !(v >= 9) && !(self.error_code == 0_i32) {
+            if v <= 8 && self.error_code != 0_i32 {
                 w.fail(rt::write::not_in_version("error_code"));
             }
-            if !(v >= 11) && !(self.client_tags.is_empty()) {
+            if v <= 10 && !self.client_tags.is_empty() {
                 w.fail(rt::write::not_in_version("client_tags"));
             }
             w.i32(self.version, "version");
@@ -1710,13 +1710,13 @@ pub mod owned {
             if v <= 6 {
                 n += 4;
             }
-            if !(v <= 6) && !(self.topic_group_id == 0_i32) {
+            if v >= 7 && self.topic_group_id != 0_i32 {
                 return Err(rt::write::not_in_version("prev_tasks[].topic_group_id"));
             }
             if v <= 6 {
                 n += 4;
             }
-            if !(v <= 6) && !(self.partition == 0_i32) {
+            if v >= 7 && self.partition != 0_i32 {
                 return Err(rt::write::not_in_version("prev_tasks[].partition"));
             }
             if !self.unknown_tagged_fields.is_empty() {
@@ -1727,10 +1727,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 6) && !(self.topic_group_id == 0_i32) {
+            if v >= 7 && self.topic_group_id != 0_i32 {
                 w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
             }
-            if !(v <= 6) && !(self.partition == 0_i32) {
+            if v >= 7 && self.partition != 0_i32 {
                 w.fail(rt::write::not_in_version("prev_tasks[].partition"));
             }
             if v <= 6 {
@@ -1795,19 +1795,19 @@ pub mod owned {
             if v >= 7 {
                 n += 4;
             }
-            if !(v >= 7) && !(self.topic_group_id == 0_i32) {
+            if v <= 6 && self.topic_group_id != 0_i32 {
                 return Err(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
             }
             if v >= 10 {
                 n += 4;
             }
-            if !(v >= 10) && !(self.partition == 0_i32) {
+            if v <= 9 && self.partition != 0_i32 {
                 return Err(rt::write::not_in_version("task_offset_sums[].partition"));
             }
             if v >= 10 {
                 n += 8;
             }
-            if !(v >= 10) && !(self.offset_sum == 0_i64) {
+            if v <= 9 && self.offset_sum != 0_i64 {
                 return Err(rt::write::not_in_version("task_offset_sums[].offset_sum"));
             }
             if v >= 10 {
@@ -1818,7 +1818,7 @@ pub mod owned {
                     "task_offset_sums[].named_topology",
                 )?;
             }
-            if !(v >= 10) && !(self.named_topology.as_deref() == Some("")) {
+            if v <= 9 && self.named_topology.as_deref() != Some("") {
                 return Err(rt::write::not_in_version("task_offset_sums[].named_topology"));
             }
             if (7..=9).contains(&v) {
@@ -1829,7 +1829,7 @@ pub mod owned {
                     "task_offset_sums[].partition_to_offset_sum",
                 )?;
             }
-            if !((7..=9).contains(&v)) && !(self.partition_to_offset_sum.is_empty()) {
+            if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
                 return Err(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
             }
             if !self.unknown_tagged_fields.is_empty() {
@@ -1840,19 +1840,19 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 7) && !(self.topic_group_id == 0_i32) {
+            if v <= 6 && self.topic_group_id != 0_i32 {
                 w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
             }
-            if !(v >= 10) && !(self.partition == 0_i32) {
+            if v <= 9 && self.partition != 0_i32 {
                 w.fail(rt::write::not_in_version("task_offset_sums[].partition"));
             }
-            if !(v >= 10) && !(self.offset_sum == 0_i64) {
+            if v <= 9 && self.offset_sum != 0_i64 {
                 w.fail(rt::write::not_in_version("task_offset_sums[].offset_sum"));
             }
-            if !(v >= 10) && !(self.named_topology.as_deref() == Some("")) {
+            if v <= 9 && self.named_topology.as_deref() != Some("") {
                 w.fail(rt::write::not_in_version("task_offset_sums[].named_topology"));
             }
-            if !((7..=9).contains(&v)) && !(self.partition_to_offset_sum.is_empty()) {
+            if (v <= 6 || v >= 10) && !self.partition_to_offset_sum.is_empty() {
                 w.fail(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
             }
             if v >= 7 {
@@ -1925,13 +1925,13 @@ pub mod owned {
             if v >= 11 {
                 n += rt::write::bytes_size(&self.key, false, "client_tags[].key")?;
             }
-            if !(v >= 11) && !(self.key.is_empty()) {
+            if v <= 10 && !self.key.is_empty() {
                 return Err(rt::write::not_in_version("client_tags[].key"));
             }
             if v >= 11 {
                 n += rt::write::bytes_size(&self.value, false, "client_tags[].value")?;
             }
-            if !(v >= 11) && !(self.value.is_empty()) {
+            if v <= 10 && !self.value.is_empty() {
                 return Err(rt::write::not_in_version("client_tags[].value"));
             }
             if !self.unknown_tagged_fields.is_empty() {
@@ -1942,10 +1942,10 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 11) && !(self.key.is_empty()) {
+            if v <= 10 && !self.key.is_empty() {
                 w.fail(rt::write::not_in_version("client_tags[].key"));
             }
-            if !(v >= 11) && !(self.value.is_empty()) {
+            if v <= 10 && !self.value.is_empty() {
                 w.fail(rt::write::not_in_version("client_tags[].value"));
             }
             if v >= 11 {
@@ -1998,7 +1998,7 @@ pub mod owned {
             if (7..=9).contains(&v) {
                 n += 4;
             }
-            if !((7..=9).contains(&v)) && !(self.partition == 0_i32) {
+            if (v <= 6 || v >= 10) && self.partition != 0_i32 {
                 return Err(rt::write::not_in_version(
                     "task_offset_sums[].partition_to_offset_sum[].partition",
                 ));
@@ -2006,7 +2006,7 @@ pub mod owned {
             if (7..=9).contains(&v) {
                 n += 8;
             }
-            if !((7..=9).contains(&v)) && !(self.offset_sum == 0_i64) {
+            if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
                 return Err(rt::write::not_in_version(
                     "task_offset_sums[].partition_to_offset_sum[].offset_sum",
                 ));
@@ -2021,12 +2021,12 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !((7..=9).contains(&v)) && !(self.partition == 0_i32) {
+            if (v <= 6 || v >= 10) && self.partition != 0_i32 {
                 w.fail(rt::write::not_in_version(
                     "task_offset_sums[].partition_to_offset_sum[].partition",
                 ));
             }
-            if !((7..=9).contains(&v)) && !(self.offset_sum == 0_i64) {
+            if (v <= 6 || v >= 10) && self.offset_sum != 0_i64 {
                 w.fail(rt::write::not_in_version(
                     "task_offset_sums[].partition_to_offset_sum[].offset_sum",
                 ));

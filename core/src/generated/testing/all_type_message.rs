@@ -341,19 +341,19 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
         if v <= 0 {
             n += rt::write::str_size(self.my_string, v >= 1, "my_string")?;
         }
-        if !(v <= 0) && !(self.my_string == "string") {
+        if v >= 1 && self.my_string != "string" {
             return Err(rt::write::not_in_version("my_string"));
         }
         if v <= 0 {
             n += rt::write::opt_str_size(self.my_nullable_string, v >= 1, v <= 0, "my_nullable_string")?;
         }
-        if !(v <= 0) && !(self.my_nullable_string == None) {
+        if v >= 1 && self.my_nullable_string.is_some() {
             return Err(rt::write::not_in_version("my_nullable_string"));
         }
         if v >= 1 {
             n += rt::write::str_size(self.my_compact_string, v >= 1, "my_compact_string")?;
         }
-        if !(v >= 1) && !(self.my_compact_string == "compact string") {
+        if v <= 0 && self.my_compact_string != "compact string" {
             return Err(rt::write::not_in_version("my_compact_string"));
         }
         if v >= 1 {
@@ -364,25 +364,25 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
                 "my_compact_nullable_string",
             )?;
         }
-        if !(v >= 1) && !(self.my_compact_nullable_string == None) {
+        if v <= 0 && self.my_compact_nullable_string.is_some() {
             return Err(rt::write::not_in_version("my_compact_nullable_string"));
         }
         if v <= 0 {
             n += rt::write::bytes_size(self.my_bytes, v >= 1, "my_bytes")?;
         }
-        if !(v <= 0) && !(self.my_bytes.is_empty()) {
+        if v >= 1 && !self.my_bytes.is_empty() {
             return Err(rt::write::not_in_version("my_bytes"));
         }
         if v <= 0 {
             n += rt::write::opt_bytes_size(self.my_nullable_bytes, v >= 1, v <= 0, "my_nullable_bytes")?;
         }
-        if !(v <= 0) && !(self.my_nullable_bytes.is_none()) {
+        if v >= 1 && self.my_nullable_bytes.is_some() {
             return Err(rt::write::not_in_version("my_nullable_bytes"));
         }
         if v >= 1 {
             n += rt::write::bytes_size(self.my_compact_bytes, v >= 1, "my_compact_bytes")?;
         }
-        if !(v >= 1) && !(self.my_compact_bytes.is_empty()) {
+        if v <= 0 && !self.my_compact_bytes.is_empty() {
             return Err(rt::write::not_in_version("my_compact_bytes"));
         }
         if v >= 1 {
@@ -393,25 +393,25 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
                 "my_compact_nullable_bytes",
             )?;
         }
-        if !(v >= 1) && !(self.my_compact_nullable_bytes.is_none()) {
+        if v <= 0 && self.my_compact_nullable_bytes.is_some() {
             return Err(rt::write::not_in_version("my_compact_nullable_bytes"));
         }
         if v <= 0 {
             n += rt::write::opt_bytes_size(self.my_records, v >= 1, false, "my_records")?;
         }
-        if !(v <= 0) && !(self.my_records.is_none()) {
+        if v >= 1 && self.my_records.is_some() {
             return Err(rt::write::not_in_version("my_records"));
         }
         if v <= 0 {
             n += rt::write::opt_bytes_size(self.my_nullable_records, v >= 1, v <= 0, "my_nullable_records")?;
         }
-        if !(v <= 0) && !(self.my_nullable_records.is_none()) {
+        if v >= 1 && self.my_nullable_records.is_some() {
             return Err(rt::write::not_in_version("my_nullable_records"));
         }
         if v >= 1 {
             n += rt::write::opt_bytes_size(self.my_compact_records, v >= 1, false, "my_compact_records")?;
         }
-        if !(v >= 1) && !(self.my_compact_records.is_none()) {
+        if v <= 0 && self.my_compact_records.is_some() {
             return Err(rt::write::not_in_version("my_compact_records"));
         }
         if v >= 1 {
@@ -422,7 +422,7 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
                 "my_compact_nullable_records",
             )?;
         }
-        if !(v >= 1) && !(self.my_compact_nullable_records.is_none()) {
+        if v <= 0 && self.my_compact_nullable_records.is_some() {
             return Err(rt::write::not_in_version("my_compact_nullable_records"));
         }
         n += rt::write::array_size(&self.my_int_array, v >= 1, v, "my_int_array")?;
@@ -432,47 +432,49 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v <= 0) && !(self.my_string == "string") {
+        if v >= 1 && self.my_string != "string" {
             w.fail(rt::write::not_in_version("my_string"));
         }
-        if !(v <= 0) && !(self.my_nullable_string == None) {
+        if v >= 1 && self.my_nullable_string.is_some() {
             w.fail(rt::write::not_in_version("my_nullable_string"));
         }
-        if !(v >= 1) && !(self.my_compact_string == "compact string") {
+        if v <= 0 && self.my_compact_string != "compact string" {
             w.fail(rt::write::not_in_version("my_compact_string"));
         }
-        if !(v >= 1) && !(self.my_compact_nullable_string == None) {
+        if v <= 0 && self.my_compact_nullable_string.is_some() {
             w.fail(rt::write::not_in_version("my_compact_nullable_string"));
         }
-        if !(v <= 0) && !(self.my_bytes.is_empty()) {
+        if v >= 1 && !self.my_bytes.is_empty() {
             w.fail(rt::write::not_in_version("my_bytes"));
         }
-        if !(v <= 0) && !(self.my_nullable_bytes.is_none()) {
+        if v >= 1 && self.my_nullable_bytes.is_some() {
             w.fail(rt::write::not_in_version("my_nullable_bytes"));
         }
-        if !(v >= 1) && !(self.my_compact_bytes.is_empty()) {
+        if v <= 0 && !self.my_compact_bytes.is_empty() {
             w.fail(rt::write::not_in_version("my_compact_bytes"));
         }
-        if !(v >= 1) && !(self.my_compact_nullable_bytes.is_none()) {
+        if v <= 0 && self.my_compact_nullable_bytes.is_some() {
             w.fail(rt::write::not_in_version("my_compact_nullable_bytes"));
         }
-        if !(v <= 0) && !(self.my_records.is_none()) {
+        if v >= 1 && self.my_records.is_some() {
             w.fail(rt::write::not_in_version("my_records"));
         }
-        if !(v <= 0) && !(self.my_nullable_records.is_none()) {
+        if v >= 1 && self.my_nullable_records.is_some() {
             w.fail(rt::write::not_in_version("my_nullable_records"));
         }
-        if !(v >= 1) && !(self.my_compact_records.is_none()) {
+        if v <= 0 && self.my_compact_records.is_some() {
             w.fail(rt::write::not_in_version("my_compact_records"));
         }
-        if !(v >= 1) && !(self.my_compact_nullable_records.is_none()) {
+        if v <= 0 && self.my_compact_nullable_records.is_some() {
             w.fail(rt::write::not_in_version("my_compact_nullable_records"));
         }
         w.bool(self.my_boolean, "my_boolean");
@@ -539,10 +541,10 @@ impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
         w.opt_array(&self.my_nullable_int_array, v >= 1, true, v, "my_nullable_int_array");
         w.opt_struct(&self.my_common_struct, v >= 1, v, "my_common_struct");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -670,8 +672,10 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -680,10 +684,10 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         w.i32(self.foo, "my_common_struct.foo");
         w.i32(self.bar, "my_common_struct.bar");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
+        };
     }
 }
 
@@ -1316,19 +1320,19 @@ pub mod owned {
             if v <= 0 {
                 n += rt::write::str_size(&self.my_string, v >= 1, "my_string")?;
             }
-            if !(v <= 0) && !(self.my_string == "string") {
+            if v >= 1 && self.my_string != "string" {
                 return Err(rt::write::not_in_version("my_string"));
             }
             if v <= 0 {
                 n += rt::write::opt_str_size(self.my_nullable_string.as_deref(), v >= 1, v <= 0, "my_nullable_string")?;
             }
-            if !(v <= 0) && !(self.my_nullable_string.is_none()) {
+            if v >= 1 && self.my_nullable_string.is_some() {
                 return Err(rt::write::not_in_version("my_nullable_string"));
             }
             if v >= 1 {
                 n += rt::write::str_size(&self.my_compact_string, v >= 1, "my_compact_string")?;
             }
-            if !(v >= 1) && !(self.my_compact_string == "compact string") {
+            if v <= 0 && self.my_compact_string != "compact string" {
                 return Err(rt::write::not_in_version("my_compact_string"));
             }
             if v >= 1 {
@@ -1339,25 +1343,25 @@ pub mod owned {
                     "my_compact_nullable_string",
                 )?;
             }
-            if !(v >= 1) && !(self.my_compact_nullable_string.is_none()) {
+            if v <= 0 && self.my_compact_nullable_string.is_some() {
                 return Err(rt::write::not_in_version("my_compact_nullable_string"));
             }
             if v <= 0 {
                 n += rt::write::bytes_size(&self.my_bytes, v >= 1, "my_bytes")?;
             }
-            if !(v <= 0) && !(self.my_bytes.is_empty()) {
+            if v >= 1 && !self.my_bytes.is_empty() {
                 return Err(rt::write::not_in_version("my_bytes"));
             }
             if v <= 0 {
                 n += rt::write::opt_bytes_size(self.my_nullable_bytes.as_deref(), v >= 1, v <= 0, "my_nullable_bytes")?;
             }
-            if !(v <= 0) && !(self.my_nullable_bytes.is_none()) {
+            if v >= 1 && self.my_nullable_bytes.is_some() {
                 return Err(rt::write::not_in_version("my_nullable_bytes"));
             }
             if v >= 1 {
                 n += rt::write::bytes_size(&self.my_compact_bytes, v >= 1, "my_compact_bytes")?;
             }
-            if !(v >= 1) && !(self.my_compact_bytes.is_empty()) {
+            if v <= 0 && !self.my_compact_bytes.is_empty() {
                 return Err(rt::write::not_in_version("my_compact_bytes"));
             }
             if v >= 1 {
@@ -1368,13 +1372,13 @@ pub mod owned {
                     "my_compact_nullable_bytes",
                 )?;
             }
-            if !(v >= 1) && !(self.my_compact_nullable_bytes.is_none()) {
+            if v <= 0 && self.my_compact_nullable_bytes.is_some() {
                 return Err(rt::write::not_in_version("my_compact_nullable_bytes"));
             }
             if v <= 0 {
                 n += rt::write::opt_bytes_size(self.my_records.as_deref(), v >= 1, false, "my_records")?;
             }
-            if !(v <= 0) && !(self.my_records.is_none()) {
+            if v >= 1 && self.my_records.is_some() {
                 return Err(rt::write::not_in_version("my_records"));
             }
             if v <= 0 {
@@ -1385,14 +1389,14 @@ pub mod owned {
                     "my_nullable_records",
                 )?;
             }
-            if !(v <= 0) && !(self.my_nullable_records.is_none()) {
+            if v >= 1 && self.my_nullable_records.is_some() {
                 return Err(rt::write::not_in_version("my_nullable_records"));
             }
             if v >= 1 {
                 n +=
                     rt::write::opt_bytes_size(self.my_compact_records.as_deref(), v >= 1, false, "my_compact_records")?;
             }
-            if !(v >= 1) && !(self.my_compact_records.is_none()) {
+            if v <= 0 && self.my_compact_records.is_some() {
                 return Err(rt::write::not_in_version("my_compact_records"));
             }
             if v >= 1 {
@@ -1403,7 +1407,7 @@ pub mod owned {
                     "my_compact_nullable_records",
                 )?;
             }
-            if !(v >= 1) && !(self.my_compact_nullable_records.is_none()) {
+            if v <= 0 && self.my_compact_nullable_records.is_some() {
                 return Err(rt::write::not_in_version("my_compact_nullable_records"));
             }
             n += rt::owned::vec_size(&self.my_int_array, v >= 1, v, "my_int_array")?;
@@ -1419,47 +1423,49 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v <= 0) && !(self.my_string == "string") {
+            if v >= 1 && self.my_string != "string" {
                 w.fail(rt::write::not_in_version("my_string"));
             }
-            if !(v <= 0) && !(self.my_nullable_string.is_none()) {
+            if v >= 1 && self.my_nullable_string.is_some() {
                 w.fail(rt::write::not_in_version("my_nullable_string"));
             }
-            if !(v >= 1) && !(self.my_compact_string == "compact string") {
+            if v <= 0 && self.my_compact_string != "compact string" {
                 w.fail(rt::write::not_in_version("my_compact_string"));
             }
-            if !(v >= 1) && !(self.my_compact_nullable_string.is_none()) {
+            if v <= 0 && self.my_compact_nullable_string.is_some() {
                 w.fail(rt::write::not_in_version("my_compact_nullable_string"));
             }
-            if !(v <= 0) && !(self.my_bytes.is_empty()) {
+            if v >= 1 && !self.my_bytes.is_empty() {
                 w.fail(rt::write::not_in_version("my_bytes"));
             }
-            if !(v <= 0) && !(self.my_nullable_bytes.is_none()) {
+            if v >= 1 && self.my_nullable_bytes.is_some() {
                 w.fail(rt::write::not_in_version("my_nullable_bytes"));
             }
-            if !(v >= 1) && !(self.my_compact_bytes.is_empty()) {
+            if v <= 0 && !self.my_compact_bytes.is_empty() {
                 w.fail(rt::write::not_in_version("my_compact_bytes"));
             }
-            if !(v >= 1) && !(self.my_compact_nullable_bytes.is_none()) {
+            if v <= 0 && self.my_compact_nullable_bytes.is_some() {
                 w.fail(rt::write::not_in_version("my_compact_nullable_bytes"));
             }
-            if !(v <= 0) && !(self.my_records.is_none()) {
+            if v >= 1 && self.my_records.is_some() {
                 w.fail(rt::write::not_in_version("my_records"));
             }
-            if !(v <= 0) && !(self.my_nullable_records.is_none()) {
+            if v >= 1 && self.my_nullable_records.is_some() {
                 w.fail(rt::write::not_in_version("my_nullable_records"));
             }
-            if !(v >= 1) && !(self.my_compact_records.is_none()) {
+            if v <= 0 && self.my_compact_records.is_some() {
                 w.fail(rt::write::not_in_version("my_compact_records"));
             }
-            if !(v >= 1) && !(self.my_compact_nullable_records.is_none()) {
+            if v <= 0 && self.my_compact_nullable_records.is_some() {
                 w.fail(rt::write::not_in_version("my_compact_nullable_records"));
             }
             if let Some(r) = w.run::<46>("my_boolean") {
@@ -1540,10 +1546,10 @@ pub mod owned {
             );
             rt::owned::write_opt_struct(w, &self.my_common_struct, v >= 1, v, "my_common_struct");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -1588,8 +1594,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1608,10 +1616,10 @@ pub mod owned {
                     r[4..8].copy_from_slice(&self.bar.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
+                };
             }
         }
     }

@@ -58,8 +58,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         let nullable_struct2 = rt::read::opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
         let mut nullable_struct3_tag: Option<MyStruct3<'a>> = None;
         let mut nullable_struct4_tag: Option<MyStruct4<'a>> = Some(MyStruct4::DEFAULT);
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 1 {
+        let unknown_tagged_fields = if v >= 1 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -71,7 +70,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                         nullable_struct3_tag =
                             rt::read::opt_struct_tagged::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
                         rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
-                        rt::read::tag_at_default(c, nullable_struct3_tag == None);
+                        rt::read::tag_at_default(c, nullable_struct3_tag.is_none());
                     }
                     1 => {
                         nullable_struct4_tag =
@@ -85,8 +84,10 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             nullable_struct,
             nullable_struct2,
@@ -139,46 +140,48 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         let mut n: usize = 0;
         n += rt::write::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
         n += rt::write::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
-        if !(v >= 1) && !(self.nullable_struct3 == None) {
+        if v <= 0 && self.nullable_struct3.is_some() {
             return Err(rt::write::not_in_version("nullable_struct3"));
         }
-        if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT)) {
+        if v <= 0 && self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
             return Err(rt::write::not_in_version("nullable_struct4"));
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.nullable_struct3 == None) {
+            if self.nullable_struct3.is_some() {
                 let s = rt::write::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT)) {
+            if self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
                 let s = rt::write::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.nullable_struct3 == None) {
+        if v <= 0 && self.nullable_struct3.is_some() {
             w.fail(rt::write::not_in_version("nullable_struct3"));
         }
-        if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT)) {
+        if v <= 0 && self.nullable_struct4 != Some(MyStruct4::DEFAULT) {
             w.fail(rt::write::not_in_version("nullable_struct4"));
         }
         w.opt_struct(&self.nullable_struct, true, v, "nullable_struct");
         w.opt_struct(&self.nullable_struct2, v >= 1, v, "nullable_struct2");
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_nullable_struct3 = true && !(self.nullable_struct3 == None);
+            let has_nullable_struct3 = self.nullable_struct3.is_some();
             tags += usize::from(has_nullable_struct3);
-            let has_nullable_struct4 = true && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT));
+            let has_nullable_struct4 = self.nullable_struct4 != Some(MyStruct4::DEFAULT);
             tags += usize::from(has_nullable_struct4);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -331,8 +334,10 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -341,10 +346,10 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         w.str(self.my_string, v >= 1, "nullable_struct.my_string");
         w.i32(self.my_int, "nullable_struct.my_int");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields")
+        };
     }
 }
 
@@ -466,8 +471,10 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -476,10 +483,10 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
         w.str(self.my_string, v >= 1, "nullable_struct2.my_string");
         w.i32(self.my_int, "nullable_struct2.my_int");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields")
+        };
     }
 }
 
@@ -619,30 +626,32 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         if v >= 1 {
             n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct3.my_string")?;
         }
-        if !(v >= 1) && !(self.my_string == "") {
+        if v <= 0 && !self.my_string.is_empty() {
             return Err(rt::write::not_in_version("nullable_struct3.my_string"));
         }
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.my_int == 0_i32) {
+        if v <= 0 && self.my_int != 0_i32 {
             return Err(rt::write::not_in_version("nullable_struct3.my_int"));
         }
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.my_string == "") {
+        if v <= 0 && !self.my_string.is_empty() {
             w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
         }
-        if !(v >= 1) && !(self.my_int == 0_i32) {
+        if v <= 0 && self.my_int != 0_i32 {
             w.fail(rt::write::not_in_version("nullable_struct3.my_int"));
         }
         if v >= 1 {
@@ -652,10 +661,10 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
             w.i32(self.my_int, "nullable_struct3.my_int");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields")
+        };
     }
 }
 
@@ -795,30 +804,32 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         if v >= 1 {
             n += rt::write::str_size(self.my_string, v >= 1, "nullable_struct4.my_string")?;
         }
-        if !(v >= 1) && !(self.my_string == "") {
+        if v <= 0 && !self.my_string.is_empty() {
             return Err(rt::write::not_in_version("nullable_struct4.my_string"));
         }
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.my_int == 0_i32) {
+        if v <= 0 && self.my_int != 0_i32 {
             return Err(rt::write::not_in_version("nullable_struct4.my_int"));
         }
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.my_string == "") {
+        if v <= 0 && !self.my_string.is_empty() {
             w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
         }
-        if !(v >= 1) && !(self.my_int == 0_i32) {
+        if v <= 0 && self.my_int != 0_i32 {
             w.fail(rt::write::not_in_version("nullable_struct4.my_int"));
         }
         if v >= 1 {
@@ -828,10 +839,10 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
             w.i32(self.my_int, "nullable_struct4.my_int");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields")
+        };
     }
 }
 
@@ -1181,46 +1192,48 @@ pub mod owned {
             let mut n: usize = 0;
             n += rt::owned::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
             n += rt::owned::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
-            if !(v >= 1) && !(self.nullable_struct3 == None) {
+            if v <= 0 && self.nullable_struct3.is_some() {
                 return Err(rt::write::not_in_version("nullable_struct3"));
             }
-            if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::default())) {
+            if v <= 0 && self.nullable_struct4 != Some(MyStruct4::default()) {
                 return Err(rt::write::not_in_version("nullable_struct4"));
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.nullable_struct3 == None) {
+                if self.nullable_struct3.is_some() {
                     let s = rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.nullable_struct4 == Some(MyStruct4::default())) {
+                if self.nullable_struct4 != Some(MyStruct4::default()) {
                     let s = rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.nullable_struct3 == None) {
+            if v <= 0 && self.nullable_struct3.is_some() {
                 w.fail(rt::write::not_in_version("nullable_struct3"));
             }
-            if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::default())) {
+            if v <= 0 && self.nullable_struct4 != Some(MyStruct4::default()) {
                 w.fail(rt::write::not_in_version("nullable_struct4"));
             }
             rt::owned::write_opt_struct(w, &self.nullable_struct, true, v, "nullable_struct");
             rt::owned::write_opt_struct(w, &self.nullable_struct2, v >= 1, v, "nullable_struct2");
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_nullable_struct3 = true && !(self.nullable_struct3 == None);
+                let has_nullable_struct3 = self.nullable_struct3.is_some();
                 tags += usize::from(has_nullable_struct3);
-                let has_nullable_struct4 = true && !(self.nullable_struct4 == Some(MyStruct4::default()));
+                let has_nullable_struct4 = self.nullable_struct4 != Some(MyStruct4::default());
                 tags += usize::from(has_nullable_struct4);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -1297,8 +1310,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1314,10 +1329,10 @@ pub mod owned {
             } else {
                 w.i32(self.my_int, "nullable_struct.my_int");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields")
+                };
             }
         }
     }
@@ -1364,8 +1379,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -1381,10 +1398,10 @@ pub mod owned {
             } else {
                 w.i32(self.my_int, "nullable_struct2.my_int");
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields")
+                };
             }
         }
     }
@@ -1429,37 +1446,39 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct3.my_string")?;
             }
-            if !(v >= 1) && !(self.my_string == "") {
+            if v <= 0 && !self.my_string.is_empty() {
                 return Err(rt::write::not_in_version("nullable_struct3.my_string"));
             }
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.my_int == 0_i32) {
+            if v <= 0 && self.my_int != 0_i32 {
                 return Err(rt::write::not_in_version("nullable_struct3.my_int"));
             }
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.my_string == "") {
+            if v <= 0 && !self.my_string.is_empty() {
                 w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
             }
-            if !(v >= 1) && !(self.my_int == 0_i32) {
+            if v <= 0 && self.my_int != 0_i32 {
                 w.fail(rt::write::not_in_version("nullable_struct3.my_int"));
             }
             if v >= 1 {
                 w.str(&self.my_string, v >= 1, "nullable_struct3.my_string");
             }
-            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("nullable_struct3.my_int") {
                     r[0..4].copy_from_slice(&self.my_int.to_be_bytes());
                     r[4] = 0;
@@ -1469,10 +1488,10 @@ pub mod owned {
                     w.i32(self.my_int, "nullable_struct3.my_int");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields")
+                };
             }
         }
     }
@@ -1517,37 +1536,39 @@ pub mod owned {
             if v >= 1 {
                 n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct4.my_string")?;
             }
-            if !(v >= 1) && !(self.my_string == "") {
+            if v <= 0 && !self.my_string.is_empty() {
                 return Err(rt::write::not_in_version("nullable_struct4.my_string"));
             }
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.my_int == 0_i32) {
+            if v <= 0 && self.my_int != 0_i32 {
                 return Err(rt::write::not_in_version("nullable_struct4.my_int"));
             }
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.my_string == "") {
+            if v <= 0 && !self.my_string.is_empty() {
                 w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
             }
-            if !(v >= 1) && !(self.my_int == 0_i32) {
+            if v <= 0 && self.my_int != 0_i32 {
                 w.fail(rt::write::not_in_version("nullable_struct4.my_int"));
             }
             if v >= 1 {
                 w.str(&self.my_string, v >= 1, "nullable_struct4.my_string");
             }
-            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("nullable_struct4.my_int") {
                     r[0..4].copy_from_slice(&self.my_int.to_be_bytes());
                     r[4] = 0;
@@ -1557,10 +1578,10 @@ pub mod owned {
                     w.i32(self.my_int, "nullable_struct4.my_int");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields")
+                };
             }
         }
     }

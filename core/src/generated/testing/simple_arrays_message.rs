@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         if v >= 1 {
             n += rt::write::array_size(&self.goats, v >= 1, v, "goats")?;
         }
-        if !(v >= 1) && !(self.goats.is_empty()) {
+        if v <= 0 && !self.goats.is_empty() {
             return Err(rt::write::not_in_version("goats"));
         }
         n += rt::write::array_size(&self.sheep, v >= 1, v, "sheep")?;
@@ -106,14 +106,16 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.goats.is_empty()) {
+        if v <= 0 && !self.goats.is_empty() {
             w.fail(rt::write::not_in_version("goats"));
         }
         if v >= 1 {
@@ -121,10 +123,10 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         }
         w.array(&self.sheep, v >= 1, v, "sheep");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+        };
     }
 }
 
@@ -253,30 +255,32 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         if v >= 1 {
             n += 1;
         }
-        if !(v >= 1) && !(self.color == 0_i8) {
+        if v <= 0 && self.color != 0_i8 {
             return Err(rt::write::not_in_version("goats[].color"));
         }
         if v >= 2 {
             n += rt::write::str_size(self.name, v >= 1, "goats[].name")?;
         }
-        if !(v >= 2) && !(self.name == "") {
+        if v <= 1 && !self.name.is_empty() {
             return Err(rt::write::not_in_version("goats[].name"));
         }
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("goats[]._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("goats[]._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.color == 0_i8) {
+        if v <= 0 && self.color != 0_i8 {
             w.fail(rt::write::not_in_version("goats[].color"));
         }
-        if !(v >= 2) && !(self.name == "") {
+        if v <= 1 && !self.name.is_empty() {
             w.fail(rt::write::not_in_version("goats[].name"));
         }
         if v >= 1 {
@@ -286,10 +290,10 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
             w.str(self.name, v >= 1, "goats[].name");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields")
+        };
     }
 }
 
@@ -460,7 +464,7 @@ pub mod owned {
             if v >= 1 {
                 n += rt::owned::vec_size(&self.goats, v >= 1, v, "goats")?;
             }
-            if !(v >= 1) && !(self.goats.is_empty()) {
+            if v <= 0 && !self.goats.is_empty() {
                 return Err(rt::write::not_in_version("goats"));
             }
             n += rt::owned::vec_size(&self.sheep, v >= 1, v, "sheep")?;
@@ -468,14 +472,16 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.goats.is_empty()) {
+            if v <= 0 && !self.goats.is_empty() {
                 w.fail(rt::write::not_in_version("goats"));
             }
             if v >= 1 {
@@ -483,10 +489,10 @@ pub mod owned {
             }
             rt::owned::write_vec(w, &self.sheep, v >= 1, v, "sheep");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields")
+            };
         }
     }
 
@@ -530,31 +536,33 @@ pub mod owned {
             if v >= 1 {
                 n += 1;
             }
-            if !(v >= 1) && !(self.color == 0_i8) {
+            if v <= 0 && self.color != 0_i8 {
                 return Err(rt::write::not_in_version("goats[].color"));
             }
             if v >= 2 {
                 n += rt::write::str_size(&self.name, v >= 1, "goats[].name")?;
             }
-            if !(v >= 2) && !(self.name == "") {
+            if v <= 1 && !self.name.is_empty() {
                 return Err(rt::write::not_in_version("goats[].name"));
             }
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("goats[]._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("goats[]._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.color == 0_i8) {
+            if v <= 0 && self.color != 0_i8 {
                 w.fail(rt::write::not_in_version("goats[].color"));
             }
-            if !(v >= 2) && !(self.name == "") {
+            if v <= 1 && !self.name.is_empty() {
                 w.fail(rt::write::not_in_version("goats[].name"));
             }
             if v >= 1 {
@@ -564,10 +572,10 @@ pub mod owned {
                 w.str(&self.name, v >= 1, "goats[].name");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields")
+            };
         }
     }
 

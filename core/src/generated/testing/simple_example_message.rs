@@ -144,8 +144,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         let mut tagged_long_tag: i64 = 914172222550880202_i64;
         let mut my_tagged_struct_tag: TaggedStruct<'a> = TaggedStruct::DEFAULT;
         let mut tagged_long_flexible_version_subset_tag: i64 = 0_i64;
-        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
-        if v >= 1 {
+        let unknown_tagged_fields = if v >= 1 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
             let mut next_tag = 0u64;
@@ -161,7 +160,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     1 => {
                         my_nullable_string_tag = rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
-                        rt::read::tag_at_default(c, my_nullable_string_tag == None);
+                        rt::read::tag_at_default(c, my_nullable_string_tag.is_none());
                     }
                     2 => {
                         my_int16_tag = rt::read::i16(c, "my_int16")?;
@@ -176,12 +175,12 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     4 => {
                         my_string_tag = rt::read::str(c, true, "my_string")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_string")?;
-                        rt::read::tag_at_default(c, my_string_tag == "");
+                        rt::read::tag_at_default(c, my_string_tag.is_empty());
                     }
                     5 => {
                         my_bytes_tag = rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
-                        rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|b| b.is_empty()));
+                        rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|a| a.is_empty()));
                     }
                     6 => {
                         tagged_uuid_tag = rt::read::uuid(c, "tagged_uuid")?;
@@ -221,8 +220,10 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     }
                 }
             }
-            unknown_tagged_fields = rt::read::unknown_tags(section, c, n, unknown, 0x3ff);
-        }
+            rt::read::unknown_tags(section, c, n, unknown, 0x3ff)
+        } else {
+            rt::TaggedFields::EMPTY
+        };
         Ok(Self {
             process_id,
             my_tagged_int_array: my_tagged_int_array_tag,
@@ -367,37 +368,37 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         if v >= 1 {
             n += 16;
         }
-        if !(v >= 1) && !(self.process_id == rt::Uuid::nil()) {
+        if v <= 0 && self.process_id != rt::Uuid::nil() {
             return Err(rt::write::not_in_version("process_id"));
         }
-        if !(v >= 1) && !(self.my_tagged_int_array.is_empty()) {
+        if v <= 0 && !self.my_tagged_int_array.is_empty() {
             return Err(rt::write::not_in_version("my_tagged_int_array"));
         }
-        if !(v >= 1) && !(self.my_nullable_string == None) {
+        if v <= 0 && self.my_nullable_string.is_some() {
             return Err(rt::write::not_in_version("my_nullable_string"));
         }
-        if !(v >= 1) && !(self.my_int16 == 123_i16) {
+        if v <= 0 && self.my_int16 != 123_i16 {
             return Err(rt::write::not_in_version("my_int16"));
         }
-        if !(v >= 1) && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+        if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
             return Err(rt::write::not_in_version("my_float64"));
         }
-        if !(v >= 1) && !(self.my_string == "") {
+        if v <= 0 && !self.my_string.is_empty() {
             return Err(rt::write::not_in_version("my_string"));
         }
-        if !(v >= 1) && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
+        if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
             return Err(rt::write::not_in_version("my_bytes"));
         }
-        if !(v >= 1) && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+        if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
             return Err(rt::write::not_in_version("tagged_uuid"));
         }
-        if !(v >= 1) && !(self.tagged_long == 914172222550880202_i64) {
+        if v <= 0 && self.tagged_long != 914172222550880202_i64 {
             return Err(rt::write::not_in_version("tagged_long"));
         }
         if v == 1 {
             n += rt::write::bytes_size(self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
         }
-        if !(v == 1) && !(self.zero_copy_byte_buffer.is_empty()) {
+        if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
             return Err(rt::write::not_in_version("zero_copy_byte_buffer"));
         }
         if v == 1 {
@@ -408,21 +409,21 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 "nullable_zero_copy_byte_buffer",
             )?;
         }
-        if !(v == 1)
-            && !(self
+        if (v <= 0 || v >= 2)
+            && !self
                 .nullable_zero_copy_byte_buffer
                 .as_ref()
-                .is_some_and(|b| b.is_empty()))
+                .is_some_and(|a| a.is_empty())
         {
             return Err(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
         }
         if v >= 2 {
             n += rt::Struct::size(&self.my_struct, v)?;
         }
-        if !(v >= 2) && !(self.my_struct == MyStruct::DEFAULT) {
+        if v <= 1 && self.my_struct != MyStruct::DEFAULT {
             return Err(rt::write::not_in_version("my_struct"));
         }
-        if !(v >= 2) && !(self.my_tagged_struct == TaggedStruct::DEFAULT) {
+        if v <= 1 && self.my_tagged_struct != TaggedStruct::DEFAULT {
             return Err(rt::write::not_in_version("my_tagged_struct"));
         }
         n += rt::Struct::size(&self.my_common_struct, v)?;
@@ -430,124 +431,126 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         if v >= 1 {
             n += 2;
         }
-        if !(v >= 1) && !(self.my_uint16 == 33000_u16) {
+        if v <= 0 && self.my_uint16 != 33000_u16 {
             return Err(rt::write::not_in_version("my_uint16"));
         }
         if v >= 1 {
             n += 4;
         }
-        if !(v >= 1) && !(self.my_uint32 == 1234567_u32) {
+        if v <= 0 && self.my_uint32 != 1234567_u32 {
             return Err(rt::write::not_in_version("my_uint32"));
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if true && !(self.my_tagged_int_array.is_empty()) {
+            if !self.my_tagged_int_array.is_empty() {
                 let s = rt::write::array_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.my_nullable_string == None) {
+            if self.my_nullable_string.is_some() {
                 let s = rt::write::opt_str_size(self.my_nullable_string, true, v >= 1, "my_nullable_string")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.my_int16 == 123_i16) {
+            if self.my_int16 != 123_i16 {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+            if self.my_float64.to_bits() != (12.34_f64).to_bits() {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.my_string == "") {
+            if !self.my_string.is_empty() {
                 let s = rt::write::str_size(self.my_string, true, "my_string")?;
                 tags += 1;
                 n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
+            if !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
                 let s = rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes")?;
                 tags += 1;
                 n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+            if self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
                 let s = 16;
                 tags += 1;
                 n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.tagged_long == 914172222550880202_i64) {
+            if self.tagged_long != 914172222550880202_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.my_tagged_struct == TaggedStruct::DEFAULT) {
+            if v >= 2 && self.my_tagged_struct != TaggedStruct::DEFAULT {
                 let s = rt::Struct::size(&self.my_tagged_struct, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 2 && !(self.tagged_long_flexible_version_subset == 0_i64) {
+            if v >= 2 && self.tagged_long_flexible_version_subset != 0_i64 {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
             }
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("_tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 1) && !(self.process_id == rt::Uuid::nil()) {
+        if v <= 0 && self.process_id != rt::Uuid::nil() {
             w.fail(rt::write::not_in_version("process_id"));
         }
-        if !(v >= 1) && !(self.my_tagged_int_array.is_empty()) {
+        if v <= 0 && !self.my_tagged_int_array.is_empty() {
             w.fail(rt::write::not_in_version("my_tagged_int_array"));
         }
-        if !(v >= 1) && !(self.my_nullable_string == None) {
+        if v <= 0 && self.my_nullable_string.is_some() {
             w.fail(rt::write::not_in_version("my_nullable_string"));
         }
-        if !(v >= 1) && !(self.my_int16 == 123_i16) {
+        if v <= 0 && self.my_int16 != 123_i16 {
             w.fail(rt::write::not_in_version("my_int16"));
         }
-        if !(v >= 1) && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+        if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
             w.fail(rt::write::not_in_version("my_float64"));
         }
-        if !(v >= 1) && !(self.my_string == "") {
+        if v <= 0 && !self.my_string.is_empty() {
             w.fail(rt::write::not_in_version("my_string"));
         }
-        if !(v >= 1) && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
+        if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
             w.fail(rt::write::not_in_version("my_bytes"));
         }
-        if !(v >= 1) && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+        if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
             w.fail(rt::write::not_in_version("tagged_uuid"));
         }
-        if !(v >= 1) && !(self.tagged_long == 914172222550880202_i64) {
+        if v <= 0 && self.tagged_long != 914172222550880202_i64 {
             w.fail(rt::write::not_in_version("tagged_long"));
         }
-        if !(v == 1) && !(self.zero_copy_byte_buffer.is_empty()) {
+        if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
             w.fail(rt::write::not_in_version("zero_copy_byte_buffer"));
         }
-        if !(v == 1)
-            && !(self
+        if (v <= 0 || v >= 2)
+            && !self
                 .nullable_zero_copy_byte_buffer
                 .as_ref()
-                .is_some_and(|b| b.is_empty()))
+                .is_some_and(|a| a.is_empty())
         {
             w.fail(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
         }
-        if !(v >= 2) && !(self.my_struct == MyStruct::DEFAULT) {
+        if v <= 1 && self.my_struct != MyStruct::DEFAULT {
             w.fail(rt::write::not_in_version("my_struct"));
         }
-        if !(v >= 2) && !(self.my_tagged_struct == TaggedStruct::DEFAULT) {
+        if v <= 1 && self.my_tagged_struct != TaggedStruct::DEFAULT {
             w.fail(rt::write::not_in_version("my_tagged_struct"));
         }
-        if !(v >= 1) && !(self.my_uint16 == 33000_u16) {
+        if v <= 0 && self.my_uint16 != 33000_u16 {
             w.fail(rt::write::not_in_version("my_uint16"));
         }
-        if !(v >= 1) && !(self.my_uint32 == 1234567_u32) {
+        if v <= 0 && self.my_uint32 != 1234567_u32 {
             w.fail(rt::write::not_in_version("my_uint32"));
         }
         if v >= 1 {
@@ -577,27 +580,25 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_my_tagged_int_array = true && !(self.my_tagged_int_array.is_empty());
+            let has_my_tagged_int_array = !self.my_tagged_int_array.is_empty();
             tags += usize::from(has_my_tagged_int_array);
-            let has_my_nullable_string = true && !(self.my_nullable_string == None);
+            let has_my_nullable_string = self.my_nullable_string.is_some();
             tags += usize::from(has_my_nullable_string);
-            let has_my_int16 = true && !(self.my_int16 == 123_i16);
+            let has_my_int16 = self.my_int16 != 123_i16;
             tags += usize::from(has_my_int16);
-            let has_my_float64 = true && !(self.my_float64.to_bits() == (12.34_f64).to_bits());
+            let has_my_float64 = self.my_float64.to_bits() != (12.34_f64).to_bits();
             tags += usize::from(has_my_float64);
-            let has_my_string = true && !(self.my_string == "");
+            let has_my_string = !self.my_string.is_empty();
             tags += usize::from(has_my_string);
-            let has_my_bytes = true && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty()));
+            let has_my_bytes = !self.my_bytes.as_ref().is_some_and(|a| a.is_empty());
             tags += usize::from(has_my_bytes);
-            let has_tagged_uuid =
-                true && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec));
+            let has_tagged_uuid = self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
             tags += usize::from(has_tagged_uuid);
-            let has_tagged_long = true && !(self.tagged_long == 914172222550880202_i64);
+            let has_tagged_long = self.tagged_long != 914172222550880202_i64;
             tags += usize::from(has_tagged_long);
-            let has_my_tagged_struct = v >= 2 && !(self.my_tagged_struct == TaggedStruct::DEFAULT);
+            let has_my_tagged_struct = v >= 2 && self.my_tagged_struct != TaggedStruct::DEFAULT;
             tags += usize::from(has_my_tagged_struct);
-            let has_tagged_long_flexible_version_subset =
-                v >= 2 && !(self.tagged_long_flexible_version_subset == 0_i64);
+            let has_tagged_long_flexible_version_subset = v >= 2 && self.tagged_long_flexible_version_subset != 0_i64;
             tags += usize::from(has_tagged_long_flexible_version_subset);
             w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -824,30 +825,32 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         if v >= 2 {
             n += 4;
         }
-        if !(v >= 2) && !(self.struct_id == 0_i32) {
+        if v <= 1 && self.struct_id != 0_i32 {
             return Err(rt::write::not_in_version("my_struct.struct_id"));
         }
         if v >= 2 {
             n += rt::write::array_size(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
         }
-        if !(v >= 2) && !(self.array_in_struct.is_empty()) {
+        if v <= 1 && !self.array_in_struct.is_empty() {
             return Err(rt::write::not_in_version("my_struct.array_in_struct"));
         }
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.struct_id == 0_i32) {
+        if v <= 1 && self.struct_id != 0_i32 {
             w.fail(rt::write::not_in_version("my_struct.struct_id"));
         }
-        if !(v >= 2) && !(self.array_in_struct.is_empty()) {
+        if v <= 1 && !self.array_in_struct.is_empty() {
             w.fail(rt::write::not_in_version("my_struct.array_in_struct"));
         }
         if v >= 2 {
@@ -857,10 +860,10 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
             w.array(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields")
+        };
     }
 }
 
@@ -978,31 +981,33 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         if v >= 2 {
             n += rt::write::str_size(self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
         }
-        if !(v >= 2) && !(self.struct_id == "") {
+        if v <= 1 && !self.struct_id.is_empty() {
             return Err(rt::write::not_in_version("my_tagged_struct.struct_id"));
         }
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.struct_id == "") {
+        if v <= 1 && !self.struct_id.is_empty() {
             w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
         }
         if v >= 2 {
             w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields")
+        };
     }
 }
 
@@ -1130,8 +1135,10 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            }
         }
         Ok(n)
     }
@@ -1140,10 +1147,10 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         w.i32(self.foo, "my_common_struct.foo");
         w.i32(self.bar, "my_common_struct.bar");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
-            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields");
-        }
+            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
+        };
     }
 }
 
@@ -1261,36 +1268,38 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         if v >= 2 {
             n += 4;
         }
-        if !(v >= 2) && !(self.array_field_id == 0_i32) {
+        if v <= 1 && self.array_field_id != 0_i32 {
             return Err(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
         }
         if v >= 1 {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
             n += rt::write::uvarint_size(tags as u32);
-        } else if !self.unknown_tagged_fields.is_empty() {
-            return Err(rt::write::tags_not_in_version(
-                "my_struct.array_in_struct[]._tagged_fields",
-            ));
+        } else {
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "my_struct.array_in_struct[]._tagged_fields",
+                ));
+            }
         }
         Ok(n)
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        if !(v >= 2) && !(self.array_field_id == 0_i32) {
+        if v <= 1 && self.array_field_id != 0_i32 {
             w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
         }
         if v >= 2 {
             w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
         } else {
             w.no_tags(
                 self.unknown_tagged_fields.len(),
                 "my_struct.array_in_struct[]._tagged_fields",
-            );
-        }
+            )
+        };
     }
 }
 
@@ -1897,37 +1906,37 @@ pub mod owned {
             if v >= 1 {
                 n += 16;
             }
-            if !(v >= 1) && !(self.process_id == rt::Uuid::nil()) {
+            if v <= 0 && self.process_id != rt::Uuid::nil() {
                 return Err(rt::write::not_in_version("process_id"));
             }
-            if !(v >= 1) && !(self.my_tagged_int_array.is_empty()) {
+            if v <= 0 && !self.my_tagged_int_array.is_empty() {
                 return Err(rt::write::not_in_version("my_tagged_int_array"));
             }
-            if !(v >= 1) && !(self.my_nullable_string.is_none()) {
+            if v <= 0 && self.my_nullable_string.is_some() {
                 return Err(rt::write::not_in_version("my_nullable_string"));
             }
-            if !(v >= 1) && !(self.my_int16 == 123_i16) {
+            if v <= 0 && self.my_int16 != 123_i16 {
                 return Err(rt::write::not_in_version("my_int16"));
             }
-            if !(v >= 1) && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+            if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
                 return Err(rt::write::not_in_version("my_float64"));
             }
-            if !(v >= 1) && !(self.my_string == "") {
+            if v <= 0 && !self.my_string.is_empty() {
                 return Err(rt::write::not_in_version("my_string"));
             }
-            if !(v >= 1) && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
+            if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
                 return Err(rt::write::not_in_version("my_bytes"));
             }
-            if !(v >= 1) && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+            if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
                 return Err(rt::write::not_in_version("tagged_uuid"));
             }
-            if !(v >= 1) && !(self.tagged_long == 914172222550880202_i64) {
+            if v <= 0 && self.tagged_long != 914172222550880202_i64 {
                 return Err(rt::write::not_in_version("tagged_long"));
             }
             if v == 1 {
                 n += rt::write::bytes_size(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
             }
-            if !(v == 1) && !(self.zero_copy_byte_buffer.is_empty()) {
+            if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
                 return Err(rt::write::not_in_version("zero_copy_byte_buffer"));
             }
             if v == 1 {
@@ -1938,21 +1947,21 @@ pub mod owned {
                     "nullable_zero_copy_byte_buffer",
                 )?;
             }
-            if !(v == 1)
-                && !(self
+            if (v <= 0 || v >= 2)
+                && !self
                     .nullable_zero_copy_byte_buffer
                     .as_ref()
-                    .is_some_and(|b| b.is_empty()))
+                    .is_some_and(|a| a.is_empty())
             {
                 return Err(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
             }
             if v >= 2 {
                 n += rt::OwnedStruct::size(&self.my_struct, v)?;
             }
-            if !(v >= 2) && !(self.my_struct == MyStruct::default()) {
+            if v <= 1 && self.my_struct != MyStruct::default() {
                 return Err(rt::write::not_in_version("my_struct"));
             }
-            if !(v >= 2) && !(self.my_tagged_struct == TaggedStruct::default()) {
+            if v <= 1 && self.my_tagged_struct != TaggedStruct::default() {
                 return Err(rt::write::not_in_version("my_tagged_struct"));
             }
             n += rt::OwnedStruct::size(&self.my_common_struct, v)?;
@@ -1960,24 +1969,24 @@ pub mod owned {
             if v >= 1 {
                 n += 2;
             }
-            if !(v >= 1) && !(self.my_uint16 == 33000_u16) {
+            if v <= 0 && self.my_uint16 != 33000_u16 {
                 return Err(rt::write::not_in_version("my_uint16"));
             }
             if v >= 1 {
                 n += 4;
             }
-            if !(v >= 1) && !(self.my_uint32 == 1234567_u32) {
+            if v <= 0 && self.my_uint32 != 1234567_u32 {
                 return Err(rt::write::not_in_version("my_uint32"));
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
-                if true && !(self.my_tagged_int_array.is_empty()) {
+                if !self.my_tagged_int_array.is_empty() {
                     let s = rt::owned::vec_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.my_nullable_string.is_none()) {
+                if self.my_nullable_string.is_some() {
                     let s = rt::write::opt_str_size(
                         self.my_nullable_string.as_deref(),
                         true,
@@ -1987,102 +1996,104 @@ pub mod owned {
                     tags += 1;
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.my_int16 == 123_i16) {
+                if self.my_int16 != 123_i16 {
                     let s = 2;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+                if self.my_float64.to_bits() != (12.34_f64).to_bits() {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.my_string == "") {
+                if !self.my_string.is_empty() {
                     let s = rt::write::str_size(&self.my_string, true, "my_string")?;
                     tags += 1;
                     n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
+                if !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
                     let s = rt::write::opt_bytes_size(self.my_bytes.as_deref(), true, v >= 1, "my_bytes")?;
                     tags += 1;
                     n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+                if self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
                     let s = 16;
                     tags += 1;
                     n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if true && !(self.tagged_long == 914172222550880202_i64) {
+                if self.tagged_long != 914172222550880202_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.my_tagged_struct == TaggedStruct::default()) {
+                if v >= 2 && self.my_tagged_struct != TaggedStruct::default() {
                     let s = rt::OwnedStruct::size(&self.my_tagged_struct, v)?;
                     tags += 1;
                     n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
                 }
-                if v >= 2 && !(self.tagged_long_flexible_version_subset == 0_i64) {
+                if v >= 2 && self.tagged_long_flexible_version_subset != 0_i64 {
                     let s = 8;
                     tags += 1;
                     n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
                 }
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("_tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 1) && !(self.process_id == rt::Uuid::nil()) {
+            if v <= 0 && self.process_id != rt::Uuid::nil() {
                 w.fail(rt::write::not_in_version("process_id"));
             }
-            if !(v >= 1) && !(self.my_tagged_int_array.is_empty()) {
+            if v <= 0 && !self.my_tagged_int_array.is_empty() {
                 w.fail(rt::write::not_in_version("my_tagged_int_array"));
             }
-            if !(v >= 1) && !(self.my_nullable_string.is_none()) {
+            if v <= 0 && self.my_nullable_string.is_some() {
                 w.fail(rt::write::not_in_version("my_nullable_string"));
             }
-            if !(v >= 1) && !(self.my_int16 == 123_i16) {
+            if v <= 0 && self.my_int16 != 123_i16 {
                 w.fail(rt::write::not_in_version("my_int16"));
             }
-            if !(v >= 1) && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+            if v <= 0 && self.my_float64.to_bits() != (12.34_f64).to_bits() {
                 w.fail(rt::write::not_in_version("my_float64"));
             }
-            if !(v >= 1) && !(self.my_string == "") {
+            if v <= 0 && !self.my_string.is_empty() {
                 w.fail(rt::write::not_in_version("my_string"));
             }
-            if !(v >= 1) && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
+            if v <= 0 && !self.my_bytes.as_ref().is_some_and(|a| a.is_empty()) {
                 w.fail(rt::write::not_in_version("my_bytes"));
             }
-            if !(v >= 1) && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+            if v <= 0 && self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec) {
                 w.fail(rt::write::not_in_version("tagged_uuid"));
             }
-            if !(v >= 1) && !(self.tagged_long == 914172222550880202_i64) {
+            if v <= 0 && self.tagged_long != 914172222550880202_i64 {
                 w.fail(rt::write::not_in_version("tagged_long"));
             }
-            if !(v == 1) && !(self.zero_copy_byte_buffer.is_empty()) {
+            if (v <= 0 || v >= 2) && !self.zero_copy_byte_buffer.is_empty() {
                 w.fail(rt::write::not_in_version("zero_copy_byte_buffer"));
             }
-            if !(v == 1)
-                && !(self
+            if (v <= 0 || v >= 2)
+                && !self
                     .nullable_zero_copy_byte_buffer
                     .as_ref()
-                    .is_some_and(|b| b.is_empty()))
+                    .is_some_and(|a| a.is_empty())
             {
                 w.fail(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
             }
-            if !(v >= 2) && !(self.my_struct == MyStruct::default()) {
+            if v <= 1 && self.my_struct != MyStruct::default() {
                 w.fail(rt::write::not_in_version("my_struct"));
             }
-            if !(v >= 2) && !(self.my_tagged_struct == TaggedStruct::default()) {
+            if v <= 1 && self.my_tagged_struct != TaggedStruct::default() {
                 w.fail(rt::write::not_in_version("my_tagged_struct"));
             }
-            if !(v >= 1) && !(self.my_uint16 == 33000_u16) {
+            if v <= 0 && self.my_uint16 != 33000_u16 {
                 w.fail(rt::write::not_in_version("my_uint16"));
             }
-            if !(v >= 1) && !(self.my_uint32 == 1234567_u32) {
+            if v <= 0 && self.my_uint32 != 1234567_u32 {
                 w.fail(rt::write::not_in_version("my_uint32"));
             }
             if v >= 1 {
@@ -2112,27 +2123,26 @@ pub mod owned {
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
-                let has_my_tagged_int_array = true && !(self.my_tagged_int_array.is_empty());
+                let has_my_tagged_int_array = !self.my_tagged_int_array.is_empty();
                 tags += usize::from(has_my_tagged_int_array);
-                let has_my_nullable_string = true && !(self.my_nullable_string.is_none());
+                let has_my_nullable_string = self.my_nullable_string.is_some();
                 tags += usize::from(has_my_nullable_string);
-                let has_my_int16 = true && !(self.my_int16 == 123_i16);
+                let has_my_int16 = self.my_int16 != 123_i16;
                 tags += usize::from(has_my_int16);
-                let has_my_float64 = true && !(self.my_float64.to_bits() == (12.34_f64).to_bits());
+                let has_my_float64 = self.my_float64.to_bits() != (12.34_f64).to_bits();
                 tags += usize::from(has_my_float64);
-                let has_my_string = true && !(self.my_string == "");
+                let has_my_string = !self.my_string.is_empty();
                 tags += usize::from(has_my_string);
-                let has_my_bytes = true && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty()));
+                let has_my_bytes = !self.my_bytes.as_ref().is_some_and(|a| a.is_empty());
                 tags += usize::from(has_my_bytes);
-                let has_tagged_uuid =
-                    true && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec));
+                let has_tagged_uuid = self.tagged_uuid != rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
                 tags += usize::from(has_tagged_uuid);
-                let has_tagged_long = true && !(self.tagged_long == 914172222550880202_i64);
+                let has_tagged_long = self.tagged_long != 914172222550880202_i64;
                 tags += usize::from(has_tagged_long);
-                let has_my_tagged_struct = v >= 2 && !(self.my_tagged_struct == TaggedStruct::default());
+                let has_my_tagged_struct = v >= 2 && self.my_tagged_struct != TaggedStruct::default();
                 tags += usize::from(has_my_tagged_struct);
                 let has_tagged_long_flexible_version_subset =
-                    v >= 2 && !(self.tagged_long_flexible_version_subset == 0_i64);
+                    v >= 2 && self.tagged_long_flexible_version_subset != 0_i64;
                 tags += usize::from(has_tagged_long_flexible_version_subset);
                 w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
@@ -2271,31 +2281,33 @@ pub mod owned {
             if v >= 2 {
                 n += 4;
             }
-            if !(v >= 2) && !(self.struct_id == 0_i32) {
+            if v <= 1 && self.struct_id != 0_i32 {
                 return Err(rt::write::not_in_version("my_struct.struct_id"));
             }
             if v >= 2 {
                 n += rt::owned::vec_size(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
             }
-            if !(v >= 2) && !(self.array_in_struct.is_empty()) {
+            if v <= 1 && !self.array_in_struct.is_empty() {
                 return Err(rt::write::not_in_version("my_struct.array_in_struct"));
             }
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.struct_id == 0_i32) {
+            if v <= 1 && self.struct_id != 0_i32 {
                 w.fail(rt::write::not_in_version("my_struct.struct_id"));
             }
-            if !(v >= 2) && !(self.array_in_struct.is_empty()) {
+            if v <= 1 && !self.array_in_struct.is_empty() {
                 w.fail(rt::write::not_in_version("my_struct.array_in_struct"));
             }
             if v >= 2 {
@@ -2305,10 +2317,10 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields")
+            };
         }
     }
 
@@ -2348,32 +2360,34 @@ pub mod owned {
             if v >= 2 {
                 n += rt::write::str_size(&self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
             }
-            if !(v >= 2) && !(self.struct_id == "") {
+            if v <= 1 && !self.struct_id.is_empty() {
                 return Err(rt::write::not_in_version("my_tagged_struct.struct_id"));
             }
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.struct_id == "") {
+            if v <= 1 && !self.struct_id.is_empty() {
                 w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
             }
             if v >= 2 {
                 w.str(&self.struct_id, v >= 1, "my_tagged_struct.struct_id");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
             } else {
-                w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields");
-            }
+                w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields")
+            };
         }
     }
 
@@ -2418,8 +2432,10 @@ pub mod owned {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+                }
             }
             Ok(n)
         }
@@ -2438,10 +2454,10 @@ pub mod owned {
                     r[4..8].copy_from_slice(&self.bar.to_be_bytes());
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
-                    w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields");
-                }
+                    w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields")
+                };
             }
         }
     }
@@ -2482,27 +2498,29 @@ pub mod owned {
             if v >= 2 {
                 n += 4;
             }
-            if !(v >= 2) && !(self.array_field_id == 0_i32) {
+            if v <= 1 && self.array_field_id != 0_i32 {
                 return Err(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
             }
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 n += rt::write::uvarint_size(tags as u32);
-            } else if !self.unknown_tagged_fields.is_empty() {
-                return Err(rt::write::tags_not_in_version(
-                    "my_struct.array_in_struct[]._tagged_fields",
-                ));
+            } else {
+                if !self.unknown_tagged_fields.is_empty() {
+                    return Err(rt::write::tags_not_in_version(
+                        "my_struct.array_in_struct[]._tagged_fields",
+                    ));
+                }
             }
             Ok(n)
         }
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            if !(v >= 2) && !(self.array_field_id == 0_i32) {
+            if v <= 1 && self.array_field_id != 0_i32 {
                 w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
             }
-            if (v >= 2) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<5>("my_struct.array_in_struct[].array_field_id") {
                     r[0..4].copy_from_slice(&self.array_field_id.to_be_bytes());
                     r[4] = 0;
@@ -2512,13 +2530,13 @@ pub mod owned {
                     w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
                 }
                 if v >= 1 {
-                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
                 } else {
                     w.no_tags(
                         self.unknown_tagged_fields.len(),
                         "my_struct.array_in_struct[]._tagged_fields",
-                    );
-                }
+                    )
+                };
             }
         }
     }

@@ -33,8 +33,8 @@ use std::time::Duration;
 use kafka_wire::frame::{parse_request, Mode, RequestFrame};
 use kafka_wire::messages::ResponseHeader;
 use kafka_wire::records::{Batch, Batches};
-use kafka_wire::{ApiKey, EncodeError, Message, OwnedMessage, RequestBody, Uuid};
 use kafka_wire::CompactString as Str;
+use kafka_wire::{ApiKey, EncodeError, Message, OwnedMessage, RequestBody, Uuid};
 
 /// The APIs the stub answers, and so advertises in ApiVersions.
 const HANDLED: &[ApiKey] = &[
@@ -114,8 +114,7 @@ struct Config {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let (mut client, mut client_version, mut out, mut port_file, mut keep) =
-        (None, None, None, None, 3usize);
+    let (mut client, mut client_version, mut out, mut port_file, mut keep) = (None, None, None, None, 3usize);
     while let Some(a) = args.next() {
         let mut val = || args.next().unwrap_or_else(|| die(&format!("{a} needs a value")));
         match a.as_str() {
@@ -131,7 +130,10 @@ fn main() {
     let out = out.unwrap_or_else(|| die("--out is required"));
     std::fs::create_dir_all(out.join(&client)).unwrap_or_else(|e| die(&format!("create {}: {e}", out.display())));
     let listener = TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| die(&format!("bind: {e}")));
-    let port = listener.local_addr().map(|a| a.port()).unwrap_or_else(|e| die(&format!("local_addr: {e}")));
+    let port = listener
+        .local_addr()
+        .map(|a| a.port())
+        .unwrap_or_else(|e| die(&format!("local_addr: {e}")));
     let cfg = Arc::new(Config {
         client,
         client_version: client_version.unwrap_or_else(|| "unknown".into()),
@@ -189,15 +191,33 @@ fn serve(mut conn: TcpStream, cfg: &Config, state: &Mutex<State>) -> Result<(), 
             Some(r) => record(cfg, state, &payload, Some(&frame), "lenient", r),
             None => record(cfg, state, &payload, Some(&frame), "strict", ""),
         }
-        let response = respond(&frame, cfg, state).map_err(|e| format!("encoding the response to {:?} v{}: {e}", frame.api_key, frame.api_version))?;
+        let response = respond(&frame, cfg, state).map_err(|e| {
+            format!(
+                "encoding the response to {:?} v{}: {e}",
+                frame.api_key, frame.api_version
+            )
+        })?;
         conn.write_all(&response).map_err(|e| e.to_string())?;
     }
 }
 
 /// Saves one request frame and its manifest line (the first `keep` of each API and version).
-fn record(cfg: &Config, state: &Mutex<State>, payload: &[u8], frame: Option<&RequestFrame<'_>>, mode: &str, note: &str) {
-    let key = i16::from_be_bytes([payload.first().copied().unwrap_or(0), payload.get(1).copied().unwrap_or(0)]);
-    let version = i16::from_be_bytes([payload.get(2).copied().unwrap_or(0), payload.get(3).copied().unwrap_or(0)]);
+fn record(
+    cfg: &Config,
+    state: &Mutex<State>,
+    payload: &[u8],
+    frame: Option<&RequestFrame<'_>>,
+    mode: &str,
+    note: &str,
+) {
+    let key = i16::from_be_bytes([
+        payload.first().copied().unwrap_or(0),
+        payload.get(1).copied().unwrap_or(0),
+    ]);
+    let version = i16::from_be_bytes([
+        payload.get(2).copied().unwrap_or(0),
+        payload.get(3).copied().unwrap_or(0),
+    ]);
     let name = ApiKey::from_i16(key).map_or_else(|| format!("Api{key}"), |k| format!("{k:?}"));
     let action = match frame.and_then(|f| f.header.client_id) {
         Some(id) if id.contains("kip848") => "consume-kip848",
@@ -245,9 +265,17 @@ fn frame_of<M: OwnedMessage>(key: ApiKey, version: i16, correlation_id: i32, bod
     frame_inner(key, version, correlation_id, body).map_err(|e| e.to_string())
 }
 
-fn frame_inner<M: OwnedMessage>(key: ApiKey, version: i16, correlation_id: i32, body: &M) -> Result<Vec<u8>, EncodeError> {
+fn frame_inner<M: OwnedMessage>(
+    key: ApiKey,
+    version: i16,
+    correlation_id: i32,
+    body: &M,
+) -> Result<Vec<u8>, EncodeError> {
     let hv = key.response_header_version(version);
-    let header = ResponseHeader { correlation_id, ..ResponseHeader::DEFAULT };
+    let header = ResponseHeader {
+        correlation_id,
+        ..ResponseHeader::DEFAULT
+    };
     let mut out = vec![0u8; 4];
     header.encode(&mut out, hv)?;
     body.encode(&mut out, version)?;
@@ -258,7 +286,11 @@ fn frame_inner<M: OwnedMessage>(key: ApiKey, version: i16, correlation_id: i32, 
 
 fn advertised(key: ApiKey) -> (i16, i16) {
     let info = key.request_info();
-    let max = if info.latest_version_unstable { info.max_version - 1 } else { info.max_version };
+    let max = if info.latest_version_unstable {
+        info.max_version - 1
+    } else {
+        info.max_version
+    };
     (info.min_version, max)
 }
 
@@ -272,17 +304,41 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             use api_versions_response::owned as o;
             // KIP-1242: a client naming another cluster or node gets REBOOTSTRAP_REQUIRED, as
             // from a Kafka 4.4 broker.
-            if req.cluster_id.is_some_and(|c| c != CLUSTER_ID || req.node_id != NODE_ID) {
-                return frame_of(key, v, corr, &o::ApiVersionsResponse { error_code: 129, ..Default::default() });
+            if req
+                .cluster_id
+                .is_some_and(|c| c != CLUSTER_ID || req.node_id != NODE_ID)
+            {
+                return frame_of(
+                    key,
+                    v,
+                    corr,
+                    &o::ApiVersionsResponse {
+                        error_code: 129,
+                        ..Default::default()
+                    },
+                );
             }
             let api_keys = HANDLED
                 .iter()
                 .map(|k| {
                     let (min, max) = advertised(*k);
-                    o::ApiVersion { api_key: k.id(), min_version: min, max_version: max, ..Default::default() }
+                    o::ApiVersion {
+                        api_key: k.id(),
+                        min_version: min,
+                        max_version: max,
+                        ..Default::default()
+                    }
                 })
                 .collect();
-            frame_of(key, v, corr, &o::ApiVersionsResponse { api_keys, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::ApiVersionsResponse {
+                    api_keys,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::Metadata(req) => {
             use metadata_response::owned as o;
@@ -290,19 +346,19 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
             let mut topics = Vec::new();
             let mk = |name: &str, t: &Topic| o::MetadataResponseTopic {
-                    name: Some(name.into()),
-                    topic_id: if v >= 10 { t.id } else { Uuid::nil() },
-                    partitions: (0..t.partitions)
-                        .map(|p| o::MetadataResponsePartition {
-                            partition_index: p,
-                            leader_id: NODE_ID,
-                            leader_epoch: if v >= 7 { 0 } else { -1 },
-                            replica_nodes: [NODE_ID].into_iter().collect(),
-                            isr_nodes: [NODE_ID].into_iter().collect(),
-                            ..Default::default()
-                        })
-                        .collect(),
-                    ..Default::default()
+                name: Some(name.into()),
+                topic_id: if v >= 10 { t.id } else { Uuid::nil() },
+                partitions: (0..t.partitions)
+                    .map(|p| o::MetadataResponsePartition {
+                        partition_index: p,
+                        leader_id: NODE_ID,
+                        leader_epoch: if v >= 7 { 0 } else { -1 },
+                        replica_nodes: [NODE_ID].into_iter().collect(),
+                        isr_nodes: [NODE_ID].into_iter().collect(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
             };
             match &req.topics {
                 None => {
@@ -360,7 +416,11 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                         name: t.name.clone(),
                         topic_id: if v >= 7 { id } else { Uuid::nil() },
                         error_code: if exists { 36 } else { 0 }, // TOPIC_ALREADY_EXISTS
-                        error_message: if exists && v >= 1 { Some(format!("Topic '{}' already exists.", t.name).into()) } else { None },
+                        error_message: if exists && v >= 1 {
+                            Some(format!("Topic '{}' already exists.", t.name).into())
+                        } else {
+                            None
+                        },
                         num_partitions: if v >= 5 { n } else { -1 },
                         replication_factor: if v >= 5 { 1 } else { -1 },
                         configs: if v >= 5 { Some(Vec::new()) } else { None },
@@ -368,12 +428,24 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                     }
                 })
                 .collect();
-            frame_of(key, v, corr, &o::CreateTopicsResponse { topics, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::CreateTopicsResponse {
+                    topics,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::DescribeConfigs(req) => {
             use describe_configs_response::owned as o;
             let req = describe_configs_request::owned::DescribeConfigsRequest::from_view(req);
-            let known = [("cleanup.policy", "delete"), ("retention.ms", "604800000"), ("max.message.bytes", "1048588")];
+            let known = [
+                ("cleanup.policy", "delete"),
+                ("retention.ms", "604800000"),
+                ("max.message.bytes", "1048588"),
+            ];
             let results = req
                 .resources
                 .iter()
@@ -388,18 +460,43 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                             value: Some((*val).into()),
                             is_default: v == 0,
                             config_source: if v >= 1 { 5 } else { -1 }, // DEFAULT_CONFIG
-                            config_type: if v >= 3 { if *k == "cleanup.policy" { 7 } else { 5 } } else { 0 },
+                            config_type: if v >= 3 {
+                                if *k == "cleanup.policy" {
+                                    7
+                                } else {
+                                    5
+                                }
+                            } else {
+                                0
+                            },
                             ..Default::default()
                         })
                         .collect(),
                     ..Default::default()
                 })
                 .collect();
-            frame_of(key, v, corr, &o::DescribeConfigsResponse { results, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::DescribeConfigsResponse {
+                    results,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::InitProducerId(_) => {
             use init_producer_id_response::owned as o;
-            frame_of(key, v, corr, &o::InitProducerIdResponse { producer_id: 4000, producer_epoch: 0, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::InitProducerIdResponse {
+                    producer_id: 4000,
+                    producer_epoch: 0,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::Produce(req) => {
             use produce_response::owned as o;
@@ -441,7 +538,15 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                     ..Default::default()
                 });
             }
-            frame_of(key, v, corr, &o::ProduceResponse { responses, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::ProduceResponse {
+                    responses,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::Fetch(req) => {
             use fetch_response::owned as o;
@@ -452,7 +557,11 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                     .topics
                     .iter()
                     .map(|ft| {
-                        let found = if v >= 13 { st.by_id(ft.topic_id) } else { st.topics.get_key_value(&ft.topic) };
+                        let found = if v >= 13 {
+                            st.by_id(ft.topic_id)
+                        } else {
+                            st.topics.get_key_value(&ft.topic)
+                        };
                         let partitions = ft
                             .partitions
                             .iter()
@@ -500,10 +609,20 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             let (mut responses, any) = build(&state.lock().unwrap_or_else(|p| p.into_inner()));
             if !any {
                 // Long poll, shortened: wait a little, then answer with what there is.
-                std::thread::sleep(Duration::from_millis(u64::try_from(req.max_wait_ms.clamp(0, 200)).unwrap_or(0)));
+                std::thread::sleep(Duration::from_millis(
+                    u64::try_from(req.max_wait_ms.clamp(0, 200)).unwrap_or(0),
+                ));
                 responses = build(&state.lock().unwrap_or_else(|p| p.into_inner())).0;
             }
-            frame_of(key, v, corr, &o::FetchResponse { responses, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::FetchResponse {
+                    responses,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::ListOffsets(req) => {
             use list_offsets_response::owned as o;
@@ -518,11 +637,19 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                         .partitions
                         .iter()
                         .map(|lp| {
-                            let end = st.topics.get(&lt.name).filter(|_| lp.partition_index == 0).map_or(0, |t| t.next_offset);
+                            let end = st
+                                .topics
+                                .get(&lt.name)
+                                .filter(|_| lp.partition_index == 0)
+                                .map_or(0, |t| t.next_offset);
                             let offset = if lp.timestamp == -1 { end } else { 0 };
                             o::ListOffsetsPartitionResponse {
                                 partition_index: lp.partition_index,
-                                old_style_offsets: if v == 0 { [offset].into_iter().collect() } else { Default::default() },
+                                old_style_offsets: if v == 0 {
+                                    [offset].into_iter().collect()
+                                } else {
+                                    Default::default()
+                                },
                                 timestamp: -1,
                                 offset: if v >= 1 { offset } else { -1 },
                                 leader_epoch: if v >= 4 { 0 } else { -1 },
@@ -533,7 +660,15 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                     ..Default::default()
                 })
                 .collect();
-            frame_of(key, v, corr, &o::ListOffsetsResponse { topics, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::ListOffsetsResponse {
+                    topics,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::OffsetForLeaderEpoch(req) => {
             use offset_for_leader_epoch_response::owned as o;
@@ -550,14 +685,26 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                         .map(|p| o::EpochEndOffset {
                             partition: p.partition,
                             leader_epoch: if v >= 1 { 0 } else { -1 },
-                            end_offset: st.topics.get(&t.topic).filter(|_| p.partition == 0).map_or(0, |t| t.next_offset),
+                            end_offset: st
+                                .topics
+                                .get(&t.topic)
+                                .filter(|_| p.partition == 0)
+                                .map_or(0, |t| t.next_offset),
                             ..Default::default()
                         })
                         .collect(),
                     ..Default::default()
                 })
                 .collect();
-            frame_of(key, v, corr, &o::OffsetForLeaderEpochResponse { topics, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::OffsetForLeaderEpochResponse {
+                    topics,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::FindCoordinator(req) => {
             use find_coordinator_response::owned as o;
@@ -568,12 +715,23 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                     coordinators: req
                         .coordinator_keys
                         .iter()
-                        .map(|k| o::Coordinator { key: k.clone(), node_id: NODE_ID, host: "127.0.0.1".into(), port, ..Default::default() })
+                        .map(|k| o::Coordinator {
+                            key: k.clone(),
+                            node_id: NODE_ID,
+                            host: "127.0.0.1".into(),
+                            port,
+                            ..Default::default()
+                        })
                         .collect(),
                     ..Default::default()
                 }
             } else {
-                o::FindCoordinatorResponse { node_id: NODE_ID, host: "127.0.0.1".into(), port, ..Default::default() }
+                o::FindCoordinatorResponse {
+                    node_id: NODE_ID,
+                    host: "127.0.0.1".into(),
+                    port,
+                    ..Default::default()
+                }
             };
             frame_of(key, v, corr, &resp)
         }
@@ -609,8 +767,12 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
         RequestBody::SyncGroup(req) => {
             use sync_group_response::owned as o;
             let req = sync_group_request::owned::SyncGroupRequest::from_view(req);
-            let assignment =
-                req.assignments.iter().find(|a| a.member_id == req.member_id).map(|a| a.assignment.clone()).unwrap_or_default();
+            let assignment = req
+                .assignments
+                .iter()
+                .find(|a| a.member_id == req.member_id)
+                .map(|a| a.assignment.clone())
+                .unwrap_or_default();
             let resp = o::SyncGroupResponse {
                 protocol_type: if v >= 5 { req.protocol_type.clone() } else { None },
                 protocol_name: if v >= 5 { req.protocol_name.clone() } else { None },
@@ -634,7 +796,11 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             if req.member_epoch < 0 {
                 // Leaving the group.
                 st.cg_members.remove(&slot);
-                let resp = o::ConsumerGroupHeartbeatResponse { member_id: Some(member_id), member_epoch: req.member_epoch, ..Default::default() };
+                let resp = o::ConsumerGroupHeartbeatResponse {
+                    member_id: Some(member_id),
+                    member_epoch: req.member_epoch,
+                    ..Default::default()
+                };
                 return frame_of(key, v, corr, &resp);
             }
             let (old_epoch, old_topics) = st.cg_members.get(&slot).cloned().unwrap_or((0, Vec::new()));
@@ -647,7 +813,11 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                     .iter()
                     .map(|name| {
                         let t = st.topic(name, 1);
-                        o::TopicPartitions { topic_id: t.id, partitions: (0..t.partitions).collect(), ..Default::default() }
+                        o::TopicPartitions {
+                            topic_id: t.id,
+                            partitions: (0..t.partitions).collect(),
+                            ..Default::default()
+                        }
                     })
                     .collect(),
                 ..Default::default()
@@ -677,13 +847,25 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                     let removed = name.as_ref().and_then(|n| st.topics.remove(n));
                     o::DeletableTopicResult {
                         name: name.clone(),
-                        topic_id: if v >= 6 { removed.as_ref().map_or(id, |t| t.id) } else { Uuid::nil() },
+                        topic_id: if v >= 6 {
+                            removed.as_ref().map_or(id, |t| t.id)
+                        } else {
+                            Uuid::nil()
+                        },
                         error_code: if removed.is_some() { 0 } else { 3 }, // UNKNOWN_TOPIC_OR_PARTITION
                         ..Default::default()
                     }
                 })
                 .collect();
-            frame_of(key, v, corr, &o::DeleteTopicsResponse { responses, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::DeleteTopicsResponse {
+                    responses,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::ListGroups(_) => {
             use list_groups_response::owned as o;
@@ -699,23 +881,41 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                     ..Default::default()
                 })
                 .collect();
-            frame_of(key, v, corr, &o::ListGroupsResponse { groups, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::ListGroupsResponse {
+                    groups,
+                    ..Default::default()
+                },
+            )
         }
-        RequestBody::Heartbeat(_) => {
-            frame_of(key, v, corr, &heartbeat_response::owned::HeartbeatResponse::default())
-        }
+        RequestBody::Heartbeat(_) => frame_of(key, v, corr, &heartbeat_response::owned::HeartbeatResponse::default()),
         RequestBody::LeaveGroup(req) => {
             use leave_group_response::owned as o;
             let req = leave_group_request::owned::LeaveGroupRequest::from_view(req);
             let members = if v >= 3 {
                 req.members
                     .iter()
-                    .map(|m| o::MemberResponse { member_id: m.member_id.clone(), group_instance_id: m.group_instance_id.clone(), ..Default::default() })
+                    .map(|m| o::MemberResponse {
+                        member_id: m.member_id.clone(),
+                        group_instance_id: m.group_instance_id.clone(),
+                        ..Default::default()
+                    })
                     .collect()
             } else {
                 Vec::new()
             };
-            frame_of(key, v, corr, &o::LeaveGroupResponse { members, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::LeaveGroupResponse {
+                    members,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::OffsetCommit(req) => {
             use offset_commit_response::owned as o;
@@ -723,11 +923,21 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
             let mut topics = Vec::new();
             for t in &req.topics {
-                let name = if t.name.is_empty() { st.by_id(t.topic_id).map(|(n, _)| n.clone()).unwrap_or_default() } else { t.name.clone() };
+                let name = if t.name.is_empty() {
+                    st.by_id(t.topic_id).map(|(n, _)| n.clone()).unwrap_or_default()
+                } else {
+                    t.name.clone()
+                };
                 let mut partitions = kafka_wire::SmallVec::new();
                 for p in &t.partitions {
-                    st.committed.insert((req.group_id.clone(), name.clone(), p.partition_index), p.committed_offset);
-                    partitions.push(o::OffsetCommitResponsePartition { partition_index: p.partition_index, ..Default::default() });
+                    st.committed.insert(
+                        (req.group_id.clone(), name.clone(), p.partition_index),
+                        p.committed_offset,
+                    );
+                    partitions.push(o::OffsetCommitResponsePartition {
+                        partition_index: p.partition_index,
+                        ..Default::default()
+                    });
                 }
                 topics.push(o::OffsetCommitResponseTopic {
                     name: if v >= 10 { Str::default() } else { t.name.clone() },
@@ -736,13 +946,26 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                     ..Default::default()
                 });
             }
-            frame_of(key, v, corr, &o::OffsetCommitResponse { topics, ..Default::default() })
+            frame_of(
+                key,
+                v,
+                corr,
+                &o::OffsetCommitResponse {
+                    topics,
+                    ..Default::default()
+                },
+            )
         }
         RequestBody::OffsetFetch(req) => {
             use offset_fetch_response::owned as o;
             let req = offset_fetch_request::owned::OffsetFetchRequest::from_view(req);
             let st = state.lock().unwrap_or_else(|p| p.into_inner());
-            let committed = |group: &str, topic: &str, p: i32| st.committed.get(&(group.into(), topic.into(), p)).copied().unwrap_or(-1);
+            let committed = |group: &str, topic: &str, p: i32| {
+                st.committed
+                    .get(&(group.into(), topic.into(), p))
+                    .copied()
+                    .unwrap_or(-1)
+            };
             let resp = if v >= 8 {
                 let groups = req
                     .groups
@@ -754,7 +977,11 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                             .iter()
                             .flatten()
                             .map(|t| {
-                                let name = if t.name.is_empty() { st.by_id(t.topic_id).map(|(n, _)| n.clone()).unwrap_or_default() } else { t.name.clone() };
+                                let name = if t.name.is_empty() {
+                                    st.by_id(t.topic_id).map(|(n, _)| n.clone()).unwrap_or_default()
+                                } else {
+                                    t.name.clone()
+                                };
                                 o::OffsetFetchResponseTopics {
                                     name: if v >= 10 { Str::default() } else { t.name.clone() },
                                     topic_id: if v >= 10 { t.topic_id } else { Uuid::nil() },
@@ -775,7 +1002,10 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                         ..Default::default()
                     })
                     .collect();
-                o::OffsetFetchResponse { groups, ..Default::default() }
+                o::OffsetFetchResponse {
+                    groups,
+                    ..Default::default()
+                }
             } else {
                 let topics = req
                     .topics
@@ -796,7 +1026,10 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                         ..Default::default()
                     })
                     .collect();
-                o::OffsetFetchResponse { topics, ..Default::default() }
+                o::OffsetFetchResponse {
+                    topics,
+                    ..Default::default()
+                }
             };
             frame_of(key, v, corr, &resp)
         }
