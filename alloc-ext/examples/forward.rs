@@ -26,7 +26,10 @@ fn forward_requests(from: &mut impl Read, to: &mut impl Write) -> io::Result<usi
     let mut frames = 0;
     while buf.read_from(from)? > 0 {
         // Every complete frame: decode in place, then write from the same bytes.
-        while let Some(range) = buf.next_frame().map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))? {
+        while let Some(range) = buf
+            .next_frame()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
+        {
             let frame = &buf.bytes()[range];
             match parse_request(&frame[4..], Mode::Strict) {
                 Ok(f) => {
@@ -63,7 +66,9 @@ fn main() -> io::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let [listen, upstream] = &args[..] {
         let l = TcpListener::bind(listen)?;
-        eprintln!("forwarding {listen} to {upstream} (brokers' addresses are not rewritten here: kwire proxy does that)");
+        eprintln!(
+            "forwarding {listen} to {upstream} (brokers' addresses are not rewritten here: kwire proxy does that)"
+        );
         for client in l.incoming() {
             let client = client?;
             let server = TcpStream::connect(upstream)?;
@@ -81,11 +86,19 @@ fn main() -> io::Result<()> {
     let mut input = Vec::new();
     let mut frame = [0u8; 256];
     for (corr, body, v) in [
-        (1, RequestBody::ApiVersions(ApiVersionsRequest { client_software_name: "forward", ..ApiVersionsRequest::DEFAULT }), 3),
+        (
+            1,
+            RequestBody::ApiVersions(ApiVersionsRequest {
+                client_software_name: "forward",
+                ..ApiVersionsRequest::DEFAULT
+            }),
+            3,
+        ),
         (2, RequestBody::Metadata(MetadataRequest::DEFAULT), 12),
         (3, RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT), 0),
     ] {
-        let n = encode_request_frame(corr, Some("example"), &body, v, &mut frame).expect("fits");
+        let n = encode_request_frame(corr, Some("example"), &body, v, &mut frame)
+            .map_err(|e| io::Error::other(e.to_string()))?;
         input.extend_from_slice(&frame[..n]);
     }
     struct Trickle<'a>(&'a [u8]);

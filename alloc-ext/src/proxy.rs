@@ -79,7 +79,12 @@ pub struct FrameBuffer {
 impl FrameBuffer {
     /// A buffer of `initial` bytes that rejects frames larger than `max_frame`.
     pub fn new(initial: usize, max_frame: usize) -> Self {
-        FrameBuffer { buf: vec![0; initial.max(64)], start: 0, end: 0, max_frame }
+        FrameBuffer {
+            buf: vec![0; initial.max(64)],
+            start: 0,
+            end: 0,
+            max_frame,
+        }
     }
 
     fn size_of(&self, at: usize) -> Result<usize, FrameError> {
@@ -90,7 +95,10 @@ impl FrameBuffer {
         }
         let size = size as usize;
         if size > self.max_frame {
-            return Err(FrameError::TooLarge { size, max: self.max_frame });
+            return Err(FrameError::TooLarge {
+                size,
+                max: self.max_frame,
+            });
         }
         Ok(size)
     }
@@ -100,7 +108,9 @@ impl FrameBuffer {
     pub fn read_from<R: Read + ?Sized>(&mut self, r: &mut R) -> io::Result<usize> {
         let pending = self.end - self.start;
         let need = if pending >= 4 {
-            4 + self.size_of(self.start).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
+            4 + self
+                .size_of(self.start)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
         } else {
             4
         };
@@ -162,7 +172,9 @@ pub struct Inflight {
 impl Inflight {
     /// An empty table with room for 64 requests in flight.
     pub fn new() -> Self {
-        Inflight { pending: Mutex::new(Vec::with_capacity(64)) }
+        Inflight {
+            pending: Mutex::new(Vec::with_capacity(64)),
+        }
     }
 
     /// Records a request.
@@ -285,7 +297,12 @@ fn changed(map: &dyn AddressMap, node_id: i32, host: &str, port: i32) -> bool {
 
 /// Rewrites the broker addresses of a response body: `Ok(false)` when nothing changes (no
 /// allocation then), else `Ok(true)` with the new body appended to `out`.
-fn rewrite_body(body: &ResponseBody<'_>, version: i16, map: &dyn AddressMap, out: &mut Vec<u8>) -> Result<bool, EncodeError> {
+fn rewrite_body(
+    body: &ResponseBody<'_>,
+    version: i16,
+    map: &dyn AddressMap,
+    out: &mut Vec<u8>,
+) -> Result<bool, EncodeError> {
     macro_rules! with_list {
         ($arr:expr, $id:ident, |$new:ident| $build:expr) => {{
             if !$arr.iter().any(|b| changed(map, b.$id, b.host, b.port)) {
@@ -308,14 +325,21 @@ fn rewrite_body(body: &ResponseBody<'_>, version: i16, map: &dyn AddressMap, out
     }
     match body {
         ResponseBody::Metadata(m) => {
-            with_list!(m.brokers, node_id, |new| metadata_response::MetadataResponse { brokers: new, ..*m })
+            with_list!(m.brokers, node_id, |new| metadata_response::MetadataResponse {
+                brokers: new,
+                ..*m
+            })
         }
         ResponseBody::DescribeCluster(m) => with_list!(m.brokers, broker_id, |new| {
             describe_cluster_response::DescribeClusterResponse { brokers: new, ..*m }
         }),
         ResponseBody::FindCoordinator(m) if version >= 4 => {
             let live = |c: &find_coordinator_response::Coordinator<'_>| c.error_code == 0 && c.node_id >= 0;
-            if !m.coordinators.iter().any(|c| live(&c) && changed(map, c.node_id, c.host, c.port)) {
+            if !m
+                .coordinators
+                .iter()
+                .any(|c| live(&c) && changed(map, c.node_id, c.host, c.port))
+            {
                 return Ok(false);
             }
             let items: Vec<_> = m
@@ -331,8 +355,11 @@ fn rewrite_body(body: &ResponseBody<'_>, version: i16, map: &dyn AddressMap, out
                     c
                 })
                 .collect();
-            find_coordinator_response::FindCoordinatorResponse { coordinators: Array::from_slice(&items), ..*m }
-                .encode(out, version)?;
+            find_coordinator_response::FindCoordinatorResponse {
+                coordinators: Array::from_slice(&items),
+                ..*m
+            }
+            .encode(out, version)?;
             Ok(true)
         }
         ResponseBody::FindCoordinator(m) => {
@@ -344,16 +371,28 @@ fn rewrite_body(body: &ResponseBody<'_>, version: i16, map: &dyn AddressMap, out
             Ok(true)
         }
         ResponseBody::Produce(m) => {
-            with_list!(m.node_endpoints, node_id, |new| produce_response::ProduceResponse { node_endpoints: new, ..*m })
+            with_list!(m.node_endpoints, node_id, |new| produce_response::ProduceResponse {
+                node_endpoints: new,
+                ..*m
+            })
         }
         ResponseBody::Fetch(m) => {
-            with_list!(m.node_endpoints, node_id, |new| fetch_response::FetchResponse { node_endpoints: new, ..*m })
+            with_list!(m.node_endpoints, node_id, |new| fetch_response::FetchResponse {
+                node_endpoints: new,
+                ..*m
+            })
         }
         ResponseBody::ShareFetch(m) => with_list!(m.node_endpoints, node_id, |new| {
-            share_fetch_response::ShareFetchResponse { node_endpoints: new, ..*m }
+            share_fetch_response::ShareFetchResponse {
+                node_endpoints: new,
+                ..*m
+            }
         }),
         ResponseBody::ShareAcknowledge(m) => with_list!(m.node_endpoints, node_id, |new| {
-            share_acknowledge_response::ShareAcknowledgeResponse { node_endpoints: new, ..*m }
+            share_acknowledge_response::ShareAcknowledgeResponse {
+                node_endpoints: new,
+                ..*m
+            }
         }),
         _ => Ok(false),
     }
@@ -362,7 +401,12 @@ fn rewrite_body(body: &ResponseBody<'_>, version: i16, map: &dyn AddressMap, out
 /// Rewrites the broker addresses in a parsed response at `version`. Returns `true` with the
 /// whole new frame (size prefix included) in `out`, or `false` (and `out` empty) when no
 /// address changes; the header and any bytes after the body are kept as they were.
-pub fn rewrite_response(parsed: &frame::ResponseFrame<'_>, version: i16, map: &dyn AddressMap, out: &mut Vec<u8>) -> Result<bool, EncodeError> {
+pub fn rewrite_response(
+    parsed: &frame::ResponseFrame<'_>,
+    version: i16,
+    map: &dyn AddressMap,
+    out: &mut Vec<u8>,
+) -> Result<bool, EncodeError> {
     out.clear();
     out.extend_from_slice(&[0; 4]);
     out.extend_from_slice(parsed.header_bytes);
@@ -476,7 +520,16 @@ impl Pump {
     /// Decodes one frame (`range` of the buffer, size prefix included), tells the observer;
     /// `true` when it was rewritten into `self.out`.
     fn handle(&mut self, range: std::ops::Range<usize>) -> bool {
-        let Pump { direction, connection, buf, out, inflight, stats, map, observer } = self;
+        let Pump {
+            direction,
+            connection,
+            buf,
+            out,
+            inflight,
+            stats,
+            map,
+            observer,
+        } = self;
         let payload = &buf.bytes()[range.start + 4..range.end];
         stats.frames.fetch_add(1, Ordering::Relaxed);
         let count = |d: &Decoded| {
@@ -492,12 +545,20 @@ impl Pump {
             Direction::Request => {
                 let raw_key = payload.get(..2).map(|b| i16::from_be_bytes([b[0], b[1]]));
                 let raw_version = payload.get(2..4).map_or(-1, |b| i16::from_be_bytes([b[0], b[1]]));
-                let correlation_id = payload.get(4..8).map_or(-1, |b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+                let correlation_id = payload
+                    .get(4..8)
+                    .map_or(-1, |b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
                 let (decoded, acks0) = match frame::parse_request(payload, Mode::Strict) {
-                    Ok(f) => (Decoded::Strict, matches!(f.body, RequestBody::Produce(p) if p.acks == 0)),
+                    Ok(f) => (
+                        Decoded::Strict,
+                        matches!(f.body, RequestBody::Produce(p) if p.acks == 0),
+                    ),
                     Err(strict_error) => match frame::parse_request(payload, Mode::Lenient) {
                         Ok(f) => (
-                            Decoded::Lenient { strict_error, trailing: f.trailing.len() },
+                            Decoded::Lenient {
+                                strict_error,
+                                trailing: f.trailing.len(),
+                            },
                             matches!(f.body, RequestBody::Produce(p) if p.acks == 0),
                         ),
                         Err(e) => (Decoded::Failed(e), false),
@@ -526,16 +587,29 @@ impl Pump {
                 false
             }
             Direction::Response => {
-                let correlation_id = payload.get(..4).map_or(-1, |b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
-                let paired = if payload.len() >= 4 { inflight.take(correlation_id) } else { None };
+                let correlation_id = payload
+                    .get(..4)
+                    .map_or(-1, |b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+                let paired = if payload.len() >= 4 {
+                    inflight.take(correlation_id)
+                } else {
+                    None
+                };
                 let mut rewritten = false;
                 let (decoded, api_key, api_version) = match paired {
                     None => (Decoded::Unpaired, None, -1),
                     Some((key, version)) => {
                         let parsed = match frame::parse_response(payload, key, version, Mode::Strict) {
                             Ok(f) => Ok((f, Decoded::Strict)),
-                            Err(strict_error) => frame::parse_response(payload, key, version, Mode::Lenient)
-                                .map(|f| (f, Decoded::Lenient { strict_error, trailing: f.trailing.len() })),
+                            Err(strict_error) => frame::parse_response(payload, key, version, Mode::Lenient).map(|f| {
+                                (
+                                    f,
+                                    Decoded::Lenient {
+                                        strict_error,
+                                        trailing: f.trailing.len(),
+                                    },
+                                )
+                            }),
                         };
                         let decoded = match parsed {
                             Ok((f, d)) => {
@@ -588,7 +662,13 @@ impl JsonLog {
     /// (which every connection shares).
     pub fn pair(label: impl Into<String>, out: Arc<Mutex<Box<dyn Write + Send>>>) -> (JsonLog, JsonLog) {
         let conversation = Arc::new(Mutex::new(conversation::Connection::new(label)));
-        (JsonLog { conversation: conversation.clone(), out: out.clone() }, JsonLog { conversation, out })
+        (
+            JsonLog {
+                conversation: conversation.clone(),
+                out: out.clone(),
+            },
+            JsonLog { conversation, out },
+        )
     }
 }
 
@@ -600,13 +680,23 @@ fn forwarded_body(payload: &[u8], key: ApiKey, version: i16) -> Result<serde_jso
 
 impl FrameObserver for JsonLog {
     fn frame(&mut self, event: &FrameEvent<'_>) {
-        let time = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
-        let mut ev = self.conversation.lock().unwrap_or_else(|e| e.into_inner()).frame(event.direction, time, event.payload);
+        let time = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(0.0);
+        let mut ev =
+            self.conversation
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .frame(event.direction, time, event.payload);
         if let (Some(r), Some((key, version)), Some(obj)) = (event.rewritten, ev.api, ev.json.as_object_mut()) {
             obj.insert("rewritten".into(), true.into());
             match forwarded_body(r, key, version) {
                 Ok(b) => obj.insert("forwardedBody".into(), b),
-                Err(e) => obj.insert("error".into(), serde_json::json!({ "message": format!("the rewritten frame does not decode: {e}") })),
+                Err(e) => obj.insert(
+                    "error".into(),
+                    serde_json::json!({ "message": format!("the rewritten frame does not decode: {e}") }),
+                ),
             };
         }
         let line = ev.json.to_string();
@@ -697,8 +787,18 @@ impl AddressMap for Shared {
             }
         };
         let proxy_port = listener.local_addr().map(|a| i32::from(a.port())).unwrap_or(0);
-        eprintln!("kwire proxy: broker {node_id} ({upstream}) is reached through {}:{proxy_port}", self.advertised_host);
-        brokers.insert(node_id, BrokerListener { host: host.to_string(), port, proxy_port });
+        eprintln!(
+            "kwire proxy: broker {node_id} ({upstream}) is reached through {}:{proxy_port}",
+            self.advertised_host
+        );
+        brokers.insert(
+            node_id,
+            BrokerListener {
+                host: host.to_string(),
+                port,
+                proxy_port,
+            },
+        );
         let me = self.me.lock().unwrap_or_else(|e| e.into_inner()).upgrade();
         if let Some(me) = me {
             thread::spawn(move || accept_loop(me, listener, upstream));
@@ -725,7 +825,11 @@ impl Proxy {
                 local.ip().to_string()
             }
         });
-        let broker_port_base = config.broker_port_base.unwrap_or(if config.listen.port() == 0 { 0 } else { local.port().saturating_add(1) });
+        let broker_port_base = config.broker_port_base.unwrap_or(if config.listen.port() == 0 {
+            0
+        } else {
+            local.port().saturating_add(1)
+        });
         let shared = Arc::new(Shared {
             listen_ip: local.ip(),
             advertised_host,
@@ -758,7 +862,10 @@ impl Proxy {
     /// The brokers discovered so far: node id, upstream `host:port`, proxy port.
     pub fn brokers(&self) -> Vec<(i32, String, i32)> {
         let b = self.shared.brokers.lock().unwrap_or_else(|e| e.into_inner());
-        let mut v: Vec<_> = b.iter().map(|(id, l)| (*id, format!("{}:{}", l.host, l.port), l.proxy_port)).collect();
+        let mut v: Vec<_> = b
+            .iter()
+            .map(|(id, l)| (*id, format!("{}:{}", l.host, l.port), l.proxy_port))
+            .collect();
         v.sort();
         v
     }
@@ -795,7 +902,12 @@ fn serve(shared: &Arc<Shared>, client: TcpStream, upstream: &str) -> io::Result<
     let connection = shared.connections.fetch_add(1, Ordering::Relaxed) + 1;
     let inflight = Arc::new(Inflight::new());
     // "client > broker via proxy listener", e.g. "127.0.0.1:50310 > 127.0.0.1:9092 via 127.0.0.1:19094".
-    let label = format!("{} > {} via {}", client.peer_addr()?, server.peer_addr()?, client.local_addr()?);
+    let label = format!(
+        "{} > {} via {}",
+        client.peer_addr()?,
+        server.peer_addr()?,
+        client.local_addr()?
+    );
     let (log_requests, log_responses) = match &shared.log {
         Some(out) => {
             let (a, b) = JsonLog::pair(label, out.clone());
@@ -804,7 +916,8 @@ fn serve(shared: &Arc<Shared>, client: TcpStream, upstream: &str) -> io::Result<
         None => (None, None),
     };
     let pump = |direction, log: Option<JsonLog>| {
-        let mut p = Pump::new(direction, connection, inflight.clone(), shared.stats.clone()).max_frame(shared.max_frame);
+        let mut p =
+            Pump::new(direction, connection, inflight.clone(), shared.stats.clone()).max_frame(shared.max_frame);
         if let Some(log) = log {
             p = p.observe(Box::new(log));
         }
@@ -828,7 +941,12 @@ fn serve(shared: &Arc<Shared>, client: TcpStream, upstream: &str) -> io::Result<
     let _ = c_read.shutdown(Shutdown::Both);
     let back = back.join().unwrap_or(Ok(()));
     let quiet = |r: io::Result<()>| match r {
-        Err(e) if matches!(e.kind(), io::ErrorKind::ConnectionReset | io::ErrorKind::BrokenPipe | io::ErrorKind::NotConnected) => {
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::ConnectionReset | io::ErrorKind::BrokenPipe | io::ErrorKind::NotConnected
+            ) =>
+        {
             Ok(())
         }
         r => r,

@@ -105,17 +105,41 @@ fn forwarding_allocates_nothing_per_frame_once_warm() {
     assert_eq!(frames, 2 * n as u64 * (rounds as u64 + 3));
     assert_eq!(stats.strict.load(Ordering::Relaxed), frames, "{}", stats.summary());
     assert!(inflight.is_empty());
-    assert_eq!(used.allocs, 0, "{} allocations ({} bytes) for {} frames", used.allocs, used.bytes, 2 * n * rounds);
-    println!("{} frames ({} bytes each round) forwarded, decoded and paired: {used:?}", 2 * n * rounds, reqs.len() + resps.len());
+    assert_eq!(
+        used.allocs,
+        0,
+        "{} allocations ({} bytes) for {} frames",
+        used.allocs,
+        used.bytes,
+        2 * n * rounds
+    );
+    println!(
+        "{} frames ({} bytes each round) forwarded, decoded and paired: {used:?}",
+        2 * n * rounds,
+        reqs.len() + resps.len()
+    );
 }
 
 #[test]
 fn a_rewritten_response_allocates_once() {
     let brokers = [
-        MetadataResponseBroker { node_id: 1, host: "kafka-1", port: 9092, ..MetadataResponseBroker::DEFAULT },
-        MetadataResponseBroker { node_id: 2, host: "kafka-2", port: 9092, ..MetadataResponseBroker::DEFAULT },
+        MetadataResponseBroker {
+            node_id: 1,
+            host: "kafka-1",
+            port: 9092,
+            ..MetadataResponseBroker::DEFAULT
+        },
+        MetadataResponseBroker {
+            node_id: 2,
+            host: "kafka-2",
+            port: 9092,
+            ..MetadataResponseBroker::DEFAULT
+        },
     ];
-    let body = ResponseBody::Metadata(MetadataResponse { brokers: Array::from_slice(&brokers), ..MetadataResponse::DEFAULT });
+    let body = ResponseBody::Metadata(MetadataResponse {
+        brokers: Array::from_slice(&brokers),
+        ..MetadataResponse::DEFAULT
+    });
     let mut buf = vec![0u8; 4096];
     let (mut reqs, mut resps) = (Vec::new(), Vec::new());
     for corr in 0..10 {
@@ -131,8 +155,22 @@ fn a_rewritten_response_allocates_once() {
     let mut resp = Pump::new(Direction::Response, 1, inflight.clone(), stats.clone()).rewrite_with(Arc::new(Fixed));
     let mut round = || {
         let mut sink = io::sink();
-        req.run(&mut Chunked { bytes: &reqs, chunk: 1 << 20 }, &mut sink).unwrap();
-        resp.run(&mut Chunked { bytes: &resps, chunk: 1 << 20 }, &mut sink).unwrap();
+        req.run(
+            &mut Chunked {
+                bytes: &reqs,
+                chunk: 1 << 20,
+            },
+            &mut sink,
+        )
+        .unwrap();
+        resp.run(
+            &mut Chunked {
+                bytes: &resps,
+                chunk: 1 << 20,
+            },
+            &mut sink,
+        )
+        .unwrap();
     };
     round();
     let ((), used) = common::counted(|| (0..100).for_each(|_| round()));

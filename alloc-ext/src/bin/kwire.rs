@@ -47,18 +47,22 @@ enum Cmd {
     DumpLog(DumpLogArgs),
     /// Decode the Kafka conversations in a capture file (pcap or pcapng): one JSON line per
     /// frame, each response paired with its request, then a summary line.
-    #[command(after_help = "Each frame is one JSON line on standard output: time, connection (client > broker), direction,\n\
+    #[command(
+        after_help = "Each frame is one JSON line on standard output: time, connection (client > broker), direction,\n\
 apiKey, apiName, apiVersion, correlationId, header and body (as `decode` prints them), errorCodes for\n\
 responses with non-zero error codes; or an \"error\" object for a frame that does not decode. The last\n\
 line is {\"summary\": …}: frames per API and version, error codes, frames that did not decode, TCP\n\
 counts. A progress line goes to standard error when it is a terminal.\n\n\
 Examples:\n  kwire pcap tests/pcap/clients.pcapng\n  kwire pcap --port 9092 --port 9094 capture.pcap\n  \
 kwire pcap --api Metadata,FindCoordinator --errors-only capture.pcapng\n  \
-tcpdump -i lo -w - port 9092 | kwire pcap -")]
+tcpdump -i lo -w - port 9092 | kwire pcap -"
+    )]
     Pcap(PcapArgs),
     /// A TCP proxy in front of a Kafka broker or cluster: forwards bytes both ways, logs every
     /// frame as a JSON line, and rewrites broker addresses so clients stay on the proxy.
-    #[command(after_help = "Examples:\n  kwire proxy --listen 127.0.0.1:19092 --upstream 127.0.0.1:9092\n  kwire proxy --listen 0.0.0.0:19092 --upstream kafka:9092 --advertised-host proxy.local --log frames.jsonl\n\nBroker N (its node id) is reached through port BROKER_PORT_BASE + N (default: the listening\nport + 1 + N), or an ephemeral port when that one is out of range or taken.")]
+    #[command(
+        after_help = "Examples:\n  kwire proxy --listen 127.0.0.1:19092 --upstream 127.0.0.1:9092\n  kwire proxy --listen 0.0.0.0:19092 --upstream kafka:9092 --advertised-host proxy.local --log frames.jsonl\n\nBroker N (its node id) is reached through port BROKER_PORT_BASE + N (default: the listening\nport + 1 + N), or an ephemeral port when that one is out of range or taken."
+    )]
     Proxy(ProxyArgs),
 }
 
@@ -98,7 +102,9 @@ fn proxy(a: ProxyArgs) -> Result<(), String> {
     use std::sync::{Arc, Mutex};
     let log: Option<Box<dyn Write + Send>> = match (&a.log, a.quiet) {
         (_, true) => None,
-        (Some(f), _) => Some(Box::new(std::fs::File::create(f).map_err(|e| format!("creating {f}: {e}"))?)),
+        (Some(f), _) => Some(Box::new(
+            std::fs::File::create(f).map_err(|e| format!("creating {f}: {e}"))?,
+        )),
         (None, _) => Some(Box::new(std::io::stdout())),
     };
     let mut config = Config::new(a.listen, a.upstream.clone());
@@ -108,7 +114,11 @@ fn proxy(a: ProxyArgs) -> Result<(), String> {
     config.rewrite = !a.no_rewrite;
     config.log = log.map(|l| Arc::new(Mutex::new(l)));
     let p = Proxy::start(config).map_err(|e| format!("listening on {}: {e}", a.listen))?;
-    eprintln!("kwire proxy: listening on {}, forwarding to {}", p.local_addr(), a.upstream);
+    eprintln!(
+        "kwire proxy: listening on {}, forwarding to {}",
+        p.local_addr(),
+        a.upstream
+    );
     if let Some(f) = &a.port_file {
         std::fs::write(f, p.local_addr().port().to_string()).map_err(|e| format!("writing {f}: {e}"))?;
     }
@@ -362,7 +372,10 @@ fn pcap(a: &PcapArgs) -> Result<(), String> {
     for name in &a.api {
         let key = match name.trim().parse::<i16>() {
             Ok(k) => ApiKey::from_i16(k),
-            Err(_) => ApiKey::ALL.iter().copied().find(|k| k.name().eq_ignore_ascii_case(name.trim())),
+            Err(_) => ApiKey::ALL
+                .iter()
+                .copied()
+                .find(|k| k.name().eq_ignore_ascii_case(name.trim())),
         };
         apis.push(key.ok_or_else(|| format!("unknown API {name:?}"))?);
     }
@@ -382,7 +395,11 @@ fn pcap(a: &PcapArgs) -> Result<(), String> {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let opts = Options { ports: a.ports.clone(), max_frame: a.max_frame_bytes, max_out_of_order: a.max_out_of_order_bytes };
+    let opts = Options {
+        ports: a.ports.clone(),
+        max_frame: a.max_frame_bytes,
+        max_out_of_order: a.max_out_of_order_bytes,
+    };
     let mut decoder = Decoder::new(opts);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut failed: Option<std::io::Error> = None;

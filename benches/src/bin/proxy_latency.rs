@@ -67,34 +67,95 @@ fn main() {
     }
     let s = TcpStream::connect(&bootstrap).expect("connect");
     s.set_nodelay(true).unwrap();
-    let mut c = Conn { s, corr: 0, out: vec![0; 1 << 16], inp: Vec::new() };
+    let mut c = Conn {
+        s,
+        corr: 0,
+        out: vec![0; 1 << 16],
+        inp: Vec::new(),
+    };
 
     // The topic (TOPIC_ALREADY_EXISTS on later runs is fine).
-    let topics = [CreatableTopic { name: TOPIC, num_partitions: 1, replication_factor: 1, ..CreatableTopic::DEFAULT }];
-    let create = RequestBody::CreateTopics(CreateTopicsRequest { topics: Array::from_slice(&topics), timeout_ms: 30_000, ..CreateTopicsRequest::DEFAULT });
+    let topics = [CreatableTopic {
+        name: TOPIC,
+        num_partitions: 1,
+        replication_factor: 1,
+        ..CreatableTopic::DEFAULT
+    }];
+    let create = RequestBody::CreateTopics(CreateTopicsRequest {
+        topics: Array::from_slice(&topics),
+        timeout_ms: 30_000,
+        ..CreateTopicsRequest::DEFAULT
+    });
     c.call(&create, 7);
     std::thread::sleep(std::time::Duration::from_millis(500));
 
     let value = [b'x'; 100];
-    let recs = [NewRecord { value: Some(&value), ..NewRecord::DEFAULT }];
+    let recs = [NewRecord {
+        value: Some(&value),
+        ..NewRecord::DEFAULT
+    }];
     let mut batch = Vec::new();
-    BatchBuilder { base_timestamp: 1_760_000_000_000, records: BatchRecords::Plain(&recs), ..BatchBuilder::DEFAULT }
-        .encode(&mut batch)
-        .expect("batch");
-    let parts = [PartitionProduceData { index: 0, records: Some(&batch), ..PartitionProduceData::DEFAULT }];
-    let tdata = [TopicProduceData { name: TOPIC, partition_data: Array::from_slice(&parts), ..TopicProduceData::DEFAULT }];
-    let mtopics = [MetadataRequestTopic { name: Some(TOPIC), ..MetadataRequestTopic::DEFAULT }];
+    BatchBuilder {
+        base_timestamp: 1_760_000_000_000,
+        records: BatchRecords::Plain(&recs),
+        ..BatchBuilder::DEFAULT
+    }
+    .encode(&mut batch)
+    .expect("batch");
+    let parts = [PartitionProduceData {
+        index: 0,
+        records: Some(&batch),
+        ..PartitionProduceData::DEFAULT
+    }];
+    let tdata = [TopicProduceData {
+        name: TOPIC,
+        partition_data: Array::from_slice(&parts),
+        ..TopicProduceData::DEFAULT
+    }];
+    let mtopics = [MetadataRequestTopic {
+        name: Some(TOPIC),
+        ..MetadataRequestTopic::DEFAULT
+    }];
     let kinds: [(&str, RequestBody<'_>, i16); 3] = [
-        ("ApiVersions v3", RequestBody::ApiVersions(ApiVersionsRequest { client_software_name: "proxy-latency", client_software_version: "1", ..ApiVersionsRequest::DEFAULT }), 3),
-        ("Metadata v12", RequestBody::Metadata(MetadataRequest { topics: Some(Array::from_slice(&mtopics)), ..MetadataRequest::DEFAULT }), 12),
-        ("Produce v11", RequestBody::Produce(ProduceRequest { acks: 1, timeout_ms: 30_000, topic_data: Array::from_slice(&tdata), ..ProduceRequest::DEFAULT }), 11),
+        (
+            "ApiVersions v3",
+            RequestBody::ApiVersions(ApiVersionsRequest {
+                client_software_name: "proxy-latency",
+                client_software_version: "1",
+                ..ApiVersionsRequest::DEFAULT
+            }),
+            3,
+        ),
+        (
+            "Metadata v12",
+            RequestBody::Metadata(MetadataRequest {
+                topics: Some(Array::from_slice(&mtopics)),
+                ..MetadataRequest::DEFAULT
+            }),
+            12,
+        ),
+        (
+            "Produce v11",
+            RequestBody::Produce(ProduceRequest {
+                acks: 1,
+                timeout_ms: 30_000,
+                topic_data: Array::from_slice(&tdata),
+                ..ProduceRequest::DEFAULT
+            }),
+            11,
+        ),
     ];
     for (name, body, v) in kinds {
         // Check once that the broker accepts it.
         let p = c.call(&body, v).to_vec();
         let f = parse_response(&p, body.key(), v, Mode::Strict).expect("the response decodes");
         if let ResponseBody::Produce(r) = f.body {
-            let e = r.responses.iter().next().and_then(|t| t.partition_responses.iter().next()).map(|p| p.error_code);
+            let e = r
+                .responses
+                .iter()
+                .next()
+                .and_then(|t| t.partition_responses.iter().next())
+                .map(|p| p.error_code);
             assert_eq!(e, Some(0), "produce failed");
         }
         for _ in 0..warmup {
@@ -108,6 +169,11 @@ fn main() {
         }
         ns.sort_unstable();
         let mean = ns.iter().sum::<u64>() as f64 / ns.len() as f64 / 1000.0;
-        println!("| {label} | {name} | {requests} | {:.0} | {:.0} | {:.0} |", percentile(&ns, 0.5), percentile(&ns, 0.99), mean);
+        println!(
+            "| {label} | {name} | {requests} | {:.0} | {:.0} | {:.0} |",
+            percentile(&ns, 0.5),
+            percentile(&ns, 0.99),
+            mean
+        );
     }
 }
