@@ -40,7 +40,7 @@
 //! that an example can show in a few lines ([`Pump::step`] works on any `Read` and `Write`),
 //! need no runtime crate, and do not allocate per frame (an async runtime's task wake-ups and
 //! buffers are harder to account for). The latency this adds is measured in
-//! `benches/proxy_latency.py` (results in `benches/RESULTS.md`).
+//! `benches/proxy_latency.sh` (results in `benches/RESULTS.md`).
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
