@@ -1,8 +1,8 @@
 //! # kafka-wire-ext
 //!
 //! What `kafka-wire` offers with an allocator: JSON in the shape of Kafka's generated
-//! `JsonConverter`s ([`json`]), size-prefixed frame reassembly ([`frames`]), and the `kwire`
-//! command.
+//! `JsonConverter`s ([`json`]), size-prefixed frame reassembly ([`frames`]), a decoding Kafka
+//! proxy ([`proxy`]), and the `kwire` command.
 
 #![warn(missing_docs)]
 
@@ -14,3 +14,4 @@ pub mod frames;
 pub mod fuzzing;
 pub mod json;
 pub mod pcap;
+pub mod proxy;

@@ -58,6 +58,80 @@ kwire pcap --api Metadata,FindCoordinator --errors-only capture.pcapng\n  \
 tcpdump -i lo -w - port 9092 | kwire pcap -"
     )]
     Pcap(PcapArgs),
+    /// A TCP proxy in front of a Kafka broker or cluster: forwards bytes both ways, logs every
+    /// frame as a JSON line, and rewrites broker addresses so clients stay on the proxy.
+    #[command(
+        after_help = "Examples:\n  kwire proxy --listen 127.0.0.1:19092 --upstream 127.0.0.1:9092\n  kwire proxy --listen 0.0.0.0:19092 --upstream kafka:9092 --advertised-host proxy.local --log frames.jsonl\n\nBroker N (its node id) is reached through port BROKER_PORT_BASE + N (default: the listening\nport + 1 + N), or an ephemeral port when that one is out of range or taken."
+    )]
+    Proxy(ProxyArgs),
+}
+
+#[derive(Args)]
+struct ProxyArgs {
+    /// The bootstrap address clients connect to.
+    #[arg(long)]
+    listen: std::net::SocketAddr,
+    /// The broker the bootstrap address forwards to (host:port).
+    #[arg(long)]
+    upstream: String,
+    /// The host put in rewritten broker addresses (default: the listening IP, or localhost).
+    #[arg(long)]
+    advertised_host: Option<String>,
+    /// Broker N listens on BROKER_PORT_BASE + N (0: ephemeral ports).
+    #[arg(long)]
+    broker_port_base: Option<u16>,
+    /// Write the JSON lines to FILE instead of standard output.
+    #[arg(long, conflicts_with = "quiet")]
+    log: Option<String>,
+    /// Log no frames (forwarding then allocates nothing per frame).
+    #[arg(long)]
+    quiet: bool,
+    /// Forward broker addresses unchanged.
+    #[arg(long)]
+    no_rewrite: bool,
+    /// Largest frame forwarded, in bytes; a larger one closes the connection.
+    #[arg(long, default_value_t = kafka_wire_ext::proxy::DEFAULT_MAX_FRAME)]
+    max_frame_bytes: usize,
+    /// Write the bootstrap listener's port to FILE once listening (useful with port 0).
+    #[arg(long)]
+    port_file: Option<String>,
+}
+
+fn proxy(a: ProxyArgs) -> Result<(), String> {
+    use kafka_wire_ext::proxy::{Config, Proxy};
+    use std::sync::{Arc, Mutex};
+    let log: Option<Box<dyn Write + Send>> = match (&a.log, a.quiet) {
+        (_, true) => None,
+        (Some(f), _) => Some(Box::new(
+            std::fs::File::create(f).map_err(|e| format!("creating {f}: {e}"))?,
+        )),
+        (None, _) => Some(Box::new(std::io::stdout())),
+    };
+    let mut config = Config::new(a.listen, a.upstream.clone());
+    config.advertised_host = a.advertised_host;
+    config.broker_port_base = a.broker_port_base;
+    config.max_frame = a.max_frame_bytes;
+    config.rewrite = !a.no_rewrite;
+    config.log = log.map(|l| Arc::new(Mutex::new(l)));
+    let p = Proxy::start(config).map_err(|e| format!("listening on {}: {e}", a.listen))?;
+    eprintln!(
+        "kwire proxy: listening on {}, forwarding to {}",
+        p.local_addr(),
+        a.upstream
+    );
+    if let Some(f) = &a.port_file {
+        std::fs::write(f, p.local_addr().port().to_string()).map_err(|e| format!("writing {f}: {e}"))?;
+    }
+    // Runs until killed; the counters go to stderr every minute when they changed.
+    let mut last = String::new();
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(60));
+        let s = p.stats().summary();
+        if s != last {
+            eprintln!("kwire proxy: {s}");
+            last = s;
+        }
+    }
 }
 
 #[derive(Args)]
@@ -376,6 +450,7 @@ fn main() -> ExitCode {
             };
             r.map_err(|e| e.to_string())
         }),
+        Cmd::Proxy(a) => proxy(a),
         Cmd::Pcap(a) => pcap(&a),
         Cmd::DumpLog(a) => kafka_wire_ext::dump_log::run(
             &a.file,

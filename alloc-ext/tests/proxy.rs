@@ -1,0 +1,647 @@
+//! `kafka_wire_ext::proxy`: frames split across reads, pairing, the address rewrites of
+//! Metadata, FindCoordinator (both shapes), DescribeCluster and Produce node endpoints, and a
+//! proxy on real sockets in front of a small fake broker.
+
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+
+use kafka_wire::frame::{encode_request_frame, encode_response_frame, parse_request, parse_response, Mode};
+use kafka_wire::messages::{
+    describe_cluster_response::{DescribeClusterBroker, DescribeClusterResponse},
+    find_coordinator_response::{Coordinator, FindCoordinatorResponse},
+    metadata_response::{MetadataResponse, MetadataResponseBroker},
+    produce_response::{NodeEndpoint, ProduceResponse},
+    ApiVersionsRequest, ApiVersionsResponse, DescribeClusterRequest, FindCoordinatorRequest, MetadataRequest,
+};
+use kafka_wire::{ApiKey, Array, RequestBody, ResponseBody};
+use kafka_wire_ext::proxy::{
+    AddressMap, Config, Decoded, Direction, FrameEvent, FrameObserver, Inflight, Proxy, Pump, Stats,
+};
+
+fn request(corr: i32, body: RequestBody<'_>, version: i16) -> Vec<u8> {
+    let mut buf = vec![0u8; 4096];
+    let n = encode_request_frame(corr, Some("proxy-test"), &body, version, &mut buf).unwrap();
+    buf.truncate(n);
+    buf
+}
+
+fn response(corr: i32, body: ResponseBody<'_>, version: i16) -> Vec<u8> {
+    let mut buf = vec![0u8; 4096];
+    let n = encode_response_frame(corr, &body, version, &mut buf).unwrap();
+    buf.truncate(n);
+    buf
+}
+
+/// Maps every broker to `proxy:(9000 + node id)`.
+struct Fixed;
+impl AddressMap for Fixed {
+    fn map(&self, node_id: i32, _host: &str, _port: i32) -> Option<(&str, i32)> {
+        Some(("proxy", 9000 + node_id))
+    }
+}
+
+/// Reads `bytes` in pieces of `chunk`.
+struct Chunked<'a> {
+    bytes: &'a [u8],
+    chunk: usize,
+}
+impl Read for Chunked<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.chunk.min(out.len()).min(self.bytes.len());
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// Direction, API, version, correlation id, outcome, the rewritten frame.
+type Event = (Direction, Option<ApiKey>, i16, i32, Decoded, Option<Vec<u8>>);
+#[derive(Default, Clone)]
+struct Seen(Arc<Mutex<Vec<Event>>>);
+impl FrameObserver for Seen {
+    fn frame(&mut self, e: &FrameEvent<'_>) {
+        self.0.lock().unwrap().push((
+            e.direction,
+            e.api_key,
+            e.api_version,
+            e.correlation_id,
+            e.decoded,
+            e.rewritten.map(<[u8]>::to_vec),
+        ));
+    }
+}
+
+/// Pushes `requests` then `responses` through a request and a response pump in pieces of
+/// `chunk` bytes; returns what each side wrote and what the observer saw.
+fn pump_through(
+    requests: &[u8],
+    responses: &[u8],
+    chunk: usize,
+    map: Option<Arc<dyn AddressMap>>,
+) -> (Vec<u8>, Vec<u8>, Seen, Arc<Stats>) {
+    let inflight = Arc::new(Inflight::new());
+    let stats = Arc::new(Stats::default());
+    let seen = Seen::default();
+    let mut req = Pump::new(Direction::Request, 1, inflight.clone(), stats.clone()).observe(Box::new(seen.clone()));
+    let mut resp = Pump::new(Direction::Response, 1, inflight.clone(), stats.clone()).observe(Box::new(seen.clone()));
+    if let Some(m) = map {
+        resp = resp.rewrite_with(m);
+    }
+    let (mut up, mut down) = (Vec::new(), Vec::new());
+    req.run(&mut Chunked { bytes: requests, chunk }, &mut up).unwrap();
+    resp.run(
+        &mut Chunked {
+            bytes: responses,
+            chunk,
+        },
+        &mut down,
+    )
+    .unwrap();
+    assert!(inflight.is_empty(), "every request was answered");
+    (up, down, seen, stats)
+}
+
+#[test]
+fn frames_split_anywhere_are_forwarded_byte_for_byte_and_paired() {
+    let mut reqs = Vec::new();
+    let mut resps = Vec::new();
+    for corr in 0..20 {
+        reqs.extend(request(corr, RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT), 3));
+        let body = ApiVersionsResponse {
+            throttle_time_ms: corr,
+            ..ApiVersionsResponse::DEFAULT
+        };
+        resps.extend(response(corr, ResponseBody::ApiVersions(body), 3));
+    }
+    for chunk in [1, 3, 7, 64, 1 << 20] {
+        let (up, down, seen, stats) = pump_through(&reqs, &resps, chunk, Some(Arc::new(Fixed)));
+        assert_eq!(up, reqs, "chunk {chunk}");
+        assert_eq!(down, resps, "chunk {chunk}");
+        let seen = seen.0.lock().unwrap();
+        assert_eq!(seen.len(), 40);
+        for (i, (dir, key, v, corr, d, rw)) in seen.iter().enumerate() {
+            assert_eq!(
+                *dir,
+                if i < 20 {
+                    Direction::Request
+                } else {
+                    Direction::Response
+                }
+            );
+            assert_eq!(
+                (*key, *v, *corr % 20, *d, rw.is_none()),
+                (Some(ApiKey::ApiVersions), 3, i as i32 % 20, Decoded::Strict, true)
+            );
+        }
+        assert!(
+            stats
+                .summary()
+                .starts_with("frames 40: 40 strict, 0 lenient, 0 not decoded, 0 rewritten, 0 unpaired"),
+            "{}",
+            stats.summary()
+        );
+    }
+}
+
+#[test]
+fn lenient_and_undecodable_frames_are_forwarded_with_their_outcome() {
+    // Two bytes after the body: lenient. A header with an unknown API key: not decoded.
+    let mut odd = request(5, RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT), 3);
+    odd.extend([0xAA, 0xBB]);
+    let size = (odd.len() - 4) as i32;
+    odd[..4].copy_from_slice(&size.to_be_bytes());
+    let mut stream = odd.clone();
+    stream.extend([0, 0, 0, 8, 0x7f, 0x00, 0, 0, 0, 0, 0, 6]);
+    // A response nobody asked for.
+    let resps = response(99, ResponseBody::ApiVersions(ApiVersionsResponse::DEFAULT), 3);
+    let inflight = Arc::new(Inflight::new());
+    let stats = Arc::new(Stats::default());
+    let seen = Seen::default();
+    let mut up = Vec::new();
+    Pump::new(Direction::Request, 1, inflight.clone(), stats.clone())
+        .observe(Box::new(seen.clone()))
+        .run(
+            &mut Chunked {
+                bytes: &stream,
+                chunk: 5,
+            },
+            &mut up,
+        )
+        .unwrap();
+    assert_eq!(up, stream);
+    let mut down = Vec::new();
+    Pump::new(Direction::Response, 1, inflight.clone(), stats.clone())
+        .observe(Box::new(seen.clone()))
+        .run(
+            &mut Chunked {
+                bytes: &resps,
+                chunk: 5,
+            },
+            &mut down,
+        )
+        .unwrap();
+    assert_eq!(down, resps);
+    let seen = seen.0.lock().unwrap();
+    assert!(
+        matches!(seen[0].4, Decoded::Lenient { trailing: 2, .. }),
+        "{:?}",
+        seen[0]
+    );
+    assert!(matches!(seen[1].4, Decoded::Failed(_)), "{:?}", seen[1]);
+    assert_eq!(seen[2].4, Decoded::Unpaired);
+    assert_eq!(inflight.len(), 1, "the ApiVersions request (5) still waits");
+    assert!(
+        stats
+            .summary()
+            .starts_with("frames 3: 0 strict, 1 lenient, 1 not decoded, 0 rewritten, 1 unpaired"),
+        "{}",
+        stats.summary()
+    );
+}
+
+#[test]
+fn a_negative_or_oversized_frame_size_closes_the_stream() {
+    let stats = Arc::new(Stats::default());
+    let mut p = Pump::new(Direction::Request, 1, Arc::new(Inflight::new()), stats).max_frame(100);
+    let e = p
+        .run(
+            &mut Chunked {
+                bytes: &[0, 0, 1, 0, 1, 2],
+                chunk: 64,
+            },
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+    let e = p
+        .run(
+            &mut Chunked {
+                bytes: &[0xff, 0xff, 0xff, 0xff],
+                chunk: 64,
+            },
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+}
+
+/// Sends one request and its response through the pumps with [`Fixed`]; returns the forwarded
+/// response parsed back, and whether it was rewritten.
+fn rewrite(key_req: RequestBody<'_>, resp: ResponseBody<'_>, version: i16, check: impl Fn(&ResponseBody<'_>)) -> bool {
+    let reqs = request(7, key_req, version);
+    let resps = response(7, resp, version);
+    let (_, down, seen, stats) = pump_through(&reqs, &resps, 1 << 20, Some(Arc::new(Fixed)));
+    let f =
+        parse_response(&down[4..], resp.key(), version, Mode::Strict).expect("the forwarded response decodes strictly");
+    assert_eq!(f.header.correlation_id, 7);
+    check(&f.body);
+    let rewritten = seen.0.lock().unwrap()[1].5.clone();
+    assert_eq!(rewritten.is_some(), down != resps);
+    if let Some(r) = rewritten {
+        assert_eq!(r, down[4..]);
+    }
+    stats.rewritten.load(std::sync::atomic::Ordering::Relaxed) == 1
+}
+
+#[test]
+fn metadata_brokers_are_rewritten_at_every_version() {
+    let brokers = [
+        MetadataResponseBroker {
+            node_id: 1,
+            host: "kafka-1.internal",
+            port: 9092,
+            rack: None,
+            ..MetadataResponseBroker::DEFAULT
+        },
+        MetadataResponseBroker {
+            node_id: 2,
+            host: "kafka-2.internal",
+            port: 9093,
+            rack: None,
+            ..MetadataResponseBroker::DEFAULT
+        },
+    ];
+    for v in 0..=13 {
+        let body = MetadataResponse {
+            brokers: Array::from_slice(&brokers),
+            controller_id: if v >= 1 { 2 } else { -1 },
+            ..MetadataResponse::DEFAULT
+        };
+        let req = RequestBody::Metadata(MetadataRequest {
+            topics: if v == 0 { Some(Array::EMPTY) } else { None },
+            ..MetadataRequest::DEFAULT
+        });
+        let was = rewrite(req, ResponseBody::Metadata(body), v, |b| {
+            let ResponseBody::Metadata(m) = b else { panic!() };
+            let got: Vec<_> = m.brokers.iter().map(|b| (b.node_id, b.host, b.port)).collect();
+            assert_eq!(got, [(1, "proxy", 9001), (2, "proxy", 9002)], "v{v}");
+            if v >= 1 {
+                assert_eq!(m.controller_id, 2);
+            }
+        });
+        assert!(was, "v{v}");
+    }
+}
+
+#[test]
+fn find_coordinator_is_rewritten_in_both_shapes() {
+    // Versions 0-3: one coordinator in the body.
+    for v in 0..=3 {
+        let body = FindCoordinatorResponse {
+            node_id: 3,
+            host: "kafka-3",
+            port: 9094,
+            ..FindCoordinatorResponse::DEFAULT
+        };
+        let req = RequestBody::FindCoordinator(FindCoordinatorRequest {
+            key: "g",
+            ..FindCoordinatorRequest::DEFAULT
+        });
+        assert!(rewrite(req, ResponseBody::FindCoordinator(body), v, |b| {
+            let ResponseBody::FindCoordinator(m) = b else { panic!() };
+            assert_eq!((m.node_id, m.host, m.port), (3, "proxy", 9003), "v{v}");
+        }));
+        // An error (no coordinator yet) is left alone.
+        let body = FindCoordinatorResponse {
+            error_code: 15,
+            node_id: -1,
+            host: "",
+            port: -1,
+            ..FindCoordinatorResponse::DEFAULT
+        };
+        assert!(!rewrite(req, ResponseBody::FindCoordinator(body), v, |_| {}));
+    }
+    // Versions 4+ (KIP-699): an array of coordinators; failed ones keep their address.
+    let cs = [
+        Coordinator {
+            key: "a",
+            node_id: 1,
+            host: "kafka-1",
+            port: 9092,
+            ..Coordinator::DEFAULT
+        },
+        Coordinator {
+            key: "b",
+            node_id: -1,
+            host: "",
+            port: -1,
+            error_code: 15,
+            ..Coordinator::DEFAULT
+        },
+        Coordinator {
+            key: "c",
+            node_id: 2,
+            host: "kafka-2",
+            port: 9092,
+            ..Coordinator::DEFAULT
+        },
+    ];
+    for v in 4..=6 {
+        let body = FindCoordinatorResponse {
+            coordinators: Array::from_slice(&cs),
+            ..FindCoordinatorResponse::DEFAULT
+        };
+        let req = RequestBody::FindCoordinator(FindCoordinatorRequest {
+            key: "",
+            ..FindCoordinatorRequest::DEFAULT
+        });
+        assert!(rewrite(req, ResponseBody::FindCoordinator(body), v, |b| {
+            let ResponseBody::FindCoordinator(m) = b else { panic!() };
+            let got: Vec<_> = m
+                .coordinators
+                .iter()
+                .map(|c| (c.key, c.node_id, c.host, c.port, c.error_code))
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    ("a", 1, "proxy", 9001, 0),
+                    ("b", -1, "", -1, 15),
+                    ("c", 2, "proxy", 9002, 0)
+                ],
+                "v{v}"
+            );
+        }));
+    }
+}
+
+#[test]
+fn describe_cluster_and_produce_node_endpoints_are_rewritten() {
+    let brokers = [DescribeClusterBroker {
+        broker_id: 4,
+        host: "kafka-4",
+        port: 9092,
+        ..DescribeClusterBroker::DEFAULT
+    }];
+    for v in 0..=2 {
+        let body = DescribeClusterResponse {
+            brokers: Array::from_slice(&brokers),
+            cluster_id: "c1",
+            ..DescribeClusterResponse::DEFAULT
+        };
+        assert!(rewrite(
+            RequestBody::DescribeCluster(DescribeClusterRequest::DEFAULT),
+            ResponseBody::DescribeCluster(body),
+            v,
+            |b| {
+                let ResponseBody::DescribeCluster(m) = b else { panic!() };
+                let got: Vec<_> = m.brokers.iter().map(|b| (b.broker_id, b.host, b.port)).collect();
+                assert_eq!(got, [(4, "proxy", 9004)]);
+                assert_eq!(m.cluster_id, "c1");
+            }
+        ));
+    }
+    // Produce v10+ names the new leader's endpoint (KIP-951).
+    let eps = [NodeEndpoint {
+        node_id: 5,
+        host: "kafka-5",
+        port: 9092,
+        ..NodeEndpoint::DEFAULT
+    }];
+    let body = ProduceResponse {
+        node_endpoints: Array::from_slice(&eps),
+        ..ProduceResponse::DEFAULT
+    };
+    let req = RequestBody::Produce(kafka_wire::messages::ProduceRequest {
+        acks: -1,
+        ..kafka_wire::messages::ProduceRequest::DEFAULT
+    });
+    assert!(rewrite(req, ResponseBody::Produce(body), 11, |b| {
+        let ResponseBody::Produce(m) = b else { panic!() };
+        let got: Vec<_> = m.node_endpoints.iter().map(|b| (b.node_id, b.host, b.port)).collect();
+        assert_eq!(got, [(5, "proxy", 9005)]);
+    }));
+    // Without endpoints, a Produce response goes out as it came.
+    assert!(!rewrite(
+        req,
+        ResponseBody::Produce(ProduceResponse::DEFAULT),
+        11,
+        |_| {}
+    ));
+}
+
+#[test]
+fn produce_with_acks_0_expects_no_response() {
+    let req = RequestBody::Produce(kafka_wire::messages::ProduceRequest {
+        acks: 0,
+        ..kafka_wire::messages::ProduceRequest::DEFAULT
+    });
+    let inflight = Arc::new(Inflight::new());
+    let mut p = Pump::new(Direction::Request, 1, inflight.clone(), Arc::new(Stats::default()));
+    p.run(
+        &mut Chunked {
+            bytes: &request(1, req, 9),
+            chunk: 100,
+        },
+        &mut Vec::new(),
+    )
+    .unwrap();
+    assert!(inflight.is_empty());
+}
+
+// A proxy on real sockets.
+
+fn read_payload(s: &mut TcpStream) -> io::Result<Vec<u8>> {
+    let mut size = [0u8; 4];
+    s.read_exact(&mut size)?;
+    let mut p = vec![0u8; i32::from_be_bytes(size) as usize];
+    s.read_exact(&mut p)?;
+    Ok(p)
+}
+
+/// A fake broker with node id 7 that answers ApiVersions, Metadata, FindCoordinator and
+/// DescribeCluster, naming itself at its own address.
+fn fake_broker() -> SocketAddr {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let mut s = s.unwrap();
+            let port = i32::from(addr.port());
+            std::thread::spawn(move || {
+                while let Ok(p) = read_payload(&mut s) {
+                    let f = parse_request(&p, Mode::Strict).unwrap();
+                    let corr = f.header.correlation_id;
+                    let v = f.api_version;
+                    let brokers = [MetadataResponseBroker {
+                        node_id: 7,
+                        host: "127.0.0.1",
+                        port,
+                        ..MetadataResponseBroker::DEFAULT
+                    }];
+                    let dbrokers = [DescribeClusterBroker {
+                        broker_id: 7,
+                        host: "127.0.0.1",
+                        port,
+                        ..DescribeClusterBroker::DEFAULT
+                    }];
+                    let cs = [Coordinator {
+                        key: "g",
+                        node_id: 7,
+                        host: "127.0.0.1",
+                        port,
+                        ..Coordinator::DEFAULT
+                    }];
+                    let body = match f.api_key {
+                        ApiKey::ApiVersions => ResponseBody::ApiVersions(ApiVersionsResponse {
+                            throttle_time_ms: port,
+                            ..ApiVersionsResponse::DEFAULT
+                        }),
+                        ApiKey::Metadata => ResponseBody::Metadata(MetadataResponse {
+                            brokers: Array::from_slice(&brokers),
+                            ..MetadataResponse::DEFAULT
+                        }),
+                        ApiKey::DescribeCluster => ResponseBody::DescribeCluster(DescribeClusterResponse {
+                            brokers: Array::from_slice(&dbrokers),
+                            ..DescribeClusterResponse::DEFAULT
+                        }),
+                        ApiKey::FindCoordinator if v >= 4 => ResponseBody::FindCoordinator(FindCoordinatorResponse {
+                            coordinators: Array::from_slice(&cs),
+                            ..FindCoordinatorResponse::DEFAULT
+                        }),
+                        ApiKey::FindCoordinator => ResponseBody::FindCoordinator(FindCoordinatorResponse {
+                            node_id: 7,
+                            host: "127.0.0.1",
+                            port,
+                            ..FindCoordinatorResponse::DEFAULT
+                        }),
+                        k => panic!("fake broker: {k:?}"),
+                    };
+                    if s.write_all(&response(corr, body, v)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    addr
+}
+
+fn call(s: &mut TcpStream, corr: i32, body: RequestBody<'_>, v: i16, check: impl FnOnce(ResponseBody<'_>)) {
+    s.write_all(&request(corr, body, v)).unwrap();
+    let p = read_payload(s).unwrap();
+    let f = parse_response(&p, body.key(), v, Mode::Strict).unwrap();
+    assert_eq!(f.header.correlation_id, corr);
+    check(f.body);
+}
+
+#[derive(Clone, Default)]
+struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+impl Write for SharedBuf {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.0
+            .lock()
+            .map_err(|_| io::Error::other("poisoned"))?
+            .extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn clients_are_sent_to_the_proxy_s_listener_for_each_broker() {
+    let broker = fake_broker();
+    let log = SharedBuf::default();
+    let mut config = Config::new("127.0.0.1:0".parse().unwrap(), broker.to_string());
+    config.log = Some(Arc::new(Mutex::new(Box::new(log.clone()))));
+    let proxy = Proxy::start(config).unwrap();
+    let mut s = TcpStream::connect(proxy.local_addr()).unwrap();
+    let mut listener_port = 0;
+    call(&mut s, 1, RequestBody::Metadata(MetadataRequest::DEFAULT), 12, |b| {
+        let ResponseBody::Metadata(m) = b else { panic!() };
+        let b = m.brokers.iter().next().unwrap();
+        assert_eq!((b.node_id, b.host), (7, "127.0.0.1"));
+        assert_ne!(
+            b.port,
+            i32::from(broker.port()),
+            "the broker's own port reached the client"
+        );
+        listener_port = b.port;
+    });
+    assert_eq!(proxy.brokers(), [(7, broker.to_string(), listener_port)]);
+    // The same listener in every other address-bearing response.
+    for v in [3, 6] {
+        let keys = ["g"];
+        let req = if v >= 4 {
+            FindCoordinatorRequest {
+                coordinator_keys: Array::from_slice(&keys),
+                ..FindCoordinatorRequest::DEFAULT
+            }
+        } else {
+            FindCoordinatorRequest {
+                key: "g",
+                ..FindCoordinatorRequest::DEFAULT
+            }
+        };
+        let req = RequestBody::FindCoordinator(req);
+        call(&mut s, 2, req, v, |b| {
+            let ResponseBody::FindCoordinator(m) = b else { panic!() };
+            let port = if v >= 4 {
+                m.coordinators.iter().next().unwrap().port
+            } else {
+                m.port
+            };
+            assert_eq!(port, listener_port, "FindCoordinator v{v}");
+        });
+    }
+    call(
+        &mut s,
+        3,
+        RequestBody::DescribeCluster(DescribeClusterRequest::DEFAULT),
+        1,
+        |b| {
+            let ResponseBody::DescribeCluster(m) = b else { panic!() };
+            assert_eq!(m.brokers.iter().next().unwrap().port, listener_port);
+        },
+    );
+    // The listener leads to the broker.
+    let mut direct = TcpStream::connect(("127.0.0.1", listener_port as u16)).unwrap();
+    call(
+        &mut direct,
+        9,
+        RequestBody::ApiVersions(ApiVersionsRequest::DEFAULT),
+        3,
+        |b| {
+            let ResponseBody::ApiVersions(m) = b else { panic!() };
+            assert_eq!(
+                m.throttle_time_ms,
+                i32::from(broker.port()),
+                "answered by the fake broker"
+            );
+        },
+    );
+    drop((s, direct));
+    // One JSON line per frame, each decoded, the rewritten ones marked.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let lines = loop {
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        if lines.len() >= 10 || std::time::Instant::now() > deadline {
+            break lines;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(lines.len(), 10, "{lines:#?}");
+    for l in &lines {
+        assert!(l.get("error").is_none() && l.get("note").is_none(), "{l}");
+        assert!(l["header"].is_object() && l["body"].is_object(), "{l}");
+    }
+    let rewritten: Vec<_> = lines
+        .iter()
+        .filter(|l| l["rewritten"] == true)
+        .map(|l| l["apiName"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rewritten,
+        ["Metadata", "FindCoordinator", "FindCoordinator", "DescribeCluster"]
+    );
+    let m = lines
+        .iter()
+        .find(|l| l["apiName"] == "Metadata" && l["direction"] == "response")
+        .unwrap();
+    assert_eq!(m["body"]["brokers"][0]["port"], i64::from(broker.port()));
+    assert_eq!(m["forwardedBody"]["brokers"][0]["port"], i64::from(listener_port));
+}

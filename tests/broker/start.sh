@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Starts a single-node KRaft Apache Kafka broker from the Maven Central jars in the background
+# (the same configuration as tests/broker/src/main.rs) and waits until it serves.
+#
+#   bash tests/broker/start.sh WORKDIR CLASSPATH_FILE
+#
+# CLASSPATH_FILE is what `mvn -f tests/broker/pom.xml dependency:build-classpath` writes
+# (.ci/broker.sh does). Writes WORKDIR/server.properties, WORKDIR/logs, WORKDIR/broker.log,
+# WORKDIR/broker.pid (kill it to stop the broker) and WORKDIR/port (its PLAINTEXT port on
+# 127.0.0.1). Exits non-zero, with the log's tail, when the broker does not start in 60 s.
+set -uo pipefail
+work=$1
+cp=$(cat "$2")
+mkdir -p "$work"
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port=$(free_port); cport=$(free_port)
+while [ "$cport" = "$port" ]; do cport=$(free_port); done
+cat >"$work/server.properties" <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$cport
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=PLAINTEXT
+log.dirs=$work/logs
+num.partitions=1
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+group.initial.rebalance.delay.ms=0
+auto.create.topics.enable=false
+PROPS
+cluster_id=$(python3 -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
+if ! java -Xmx256m -cp "$cp" kafka.tools.StorageTool format -t "$cluster_id" -c "$work/server.properties" >"$work/format.log" 2>&1; then
+  tail -n 20 "$work/format.log"; echo "formatting the broker's storage failed"; exit 1
+fi
+java -Xmx512m -Xms128m -XX:+UseSerialGC -cp "$cp" kafka.Kafka "$work/server.properties" >"$work/broker.log" 2>&1 &
+echo $! >"$work/broker.pid"
+echo "$port" >"$work/port"
+for _ in $(seq 1 120); do
+  if grep -q 'Kafka Server started' "$work/broker.log" &&
+     python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; then
+    exit 0
+  fi
+  kill -0 "$(cat "$work/broker.pid")" 2>/dev/null || break
+  sleep 0.5
+done
+tail -n 30 "$work/broker.log"; echo "the broker did not start"
+kill "$(cat "$work/broker.pid")" 2>/dev/null
+exit 1
