@@ -2232,3 +2232,49 @@ fn corpus_and_regressions_pass_every_check() {
     assert!(inputs > 1000, "only {inputs} inputs replayed");
 }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(lo: u8, hi: u8) -> Versions {
+        Versions::range(lo, hi)
+    }
+
+    #[test]
+    fn conditions_are_constants_at_the_edges_and_tests_in_between() {
+        let valid = r(0, 9);
+        assert_eq!(cond(r(0, 9), valid), "true");
+        assert_eq!(
+            cond(r(0, 20), valid),
+            "true",
+            "versions beyond the valid ones do not matter"
+        );
+        assert_eq!(cond(Versions(0), valid), "false");
+        assert_eq!(cond(r(3, 9), valid), "v >= 3");
+        assert_eq!(cond(r(0, 4), valid), "v <= 4");
+        assert_eq!(cond(r(5, 5), valid), "v == 5");
+        assert_eq!(cond(r(2, 4), valid), "(2..=4).contains(&v)");
+        assert_eq!(cond(r(0, 1).or(r(5, 9)), valid), "v <= 1 || v >= 5");
+        // Within a narrower universe (a field's own versions), the same set can be constant.
+        assert_eq!(cond(r(3, 9), r(3, 9)), "true");
+    }
+
+    #[test]
+    fn constant_conditions_fold_away() {
+        assert_eq!(and("true", "x"), "x");
+        assert_eq!(and("x", "true"), "x");
+        assert_eq!(and("false", "x"), "false");
+        assert_eq!(and("v >= 1", "v >= 1"), "v >= 1");
+        assert_eq!(and("v <= 1 || v >= 5", "y"), "(v <= 1 || v >= 5) && y");
+        assert!(varies("v >= 1") && !varies("true") && !varies("false"));
+        assert_eq!(when("true", "s;"), "s;");
+        assert_eq!(when("false", "s;"), "");
+        assert_eq!(when("v >= 2", "s;"), "if v >= 2 { s; }");
+        assert_eq!(select("true", "a", "b"), "a");
+        assert_eq!(select("false", "a", "b"), "b");
+        assert_eq!(select("v == 0", "a", "b"), "if v == 0 { a } else { b }");
+        assert_eq!(open_if("true") + &close_else("true", "e"), "{}");
+        assert_eq!(open_if("c") + &close_else("c", "e;"), "if c {} else { e; }");
+    }
+}
