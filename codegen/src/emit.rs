@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::model::{field_ident, snake, structs, Message};
+use crate::model::{field_ident, sites, snake, structs, Message, Site};
 use crate::schema::{parse_int, parse_uuid, Field, Type, Versions};
 
 /// The header of every generated file.
@@ -169,6 +169,9 @@ struct F<'m> {
     owned: bool,
     /// Inline capacity of an owned array (`SmallVec`), see [`inline_cap`].
     inline: Option<usize>,
+    /// For a field where a struct that several fields share is not at its canonical site: the
+    /// path of the `rt::Alias` that maps the ids and paths its code reports to this site's.
+    alias: Option<String>,
 }
 
 impl F<'_> {
@@ -327,6 +330,24 @@ fn and(a: &str, b: &str) -> String {
     }
 }
 
+/// `call` (which returns a `Result`) with its error's field path renamed where `x` holds a
+/// shared struct away from its canonical site.
+fn renamed(x: &F, call: String) -> String {
+    match &x.alias {
+        Some(a) => format!("{call}.map_err(|e| e.renamed({a}.paths))"),
+        None => call,
+    }
+}
+
+/// The visitor type and value a struct or array field's visit hands on: renumbered where `x`
+/// holds a shared struct away from its canonical site.
+fn visitor_arg(x: &F) -> (&'static str, String) {
+    match &x.alias {
+        Some(a) => ("_", format!("&mut rt::Renumbered::new(vis, {a}.ids)")),
+        None => ("V", "vis".into()),
+    }
+}
+
 /// The version conditions under which a field is compact (a tagged field always is) and may be
 /// null.
 fn encoding(m: &Message, x: &F, tagged: bool) -> (String, String) {
@@ -421,6 +442,7 @@ fn facts<'m>(fields: &'m [Field], prefix: &str) -> Vec<F<'m>> {
                 opt,
                 owned: false,
                 inline: None,
+                alias: None,
             }
         })
         .collect()
@@ -524,29 +546,118 @@ pub fn message_module(m: &Message) -> String {
     }
     o.push_str("\nuse crate::rt;\n");
     let all = structs(m);
-    let bases = id_bases(&all);
+    let tree = Tree::new(&all);
     for (i, (name, prefix, fields)) in all.iter().enumerate() {
         let inline = struct_height(fields, &all, 0) <= 1;
-        emit_struct(&mut o, m, name, prefix, fields, i == 0, inline);
+        emit_struct(&mut o, m, name, prefix, fields, i == 0, inline, &tree.aliases(i, ""));
     }
     emit_message_impl(&mut o, m);
-    emit_field_ids(&mut o, &all, &bases);
-    emit_schema(&mut o, m, &all, &bases);
-    emit_owned(&mut o, m, &all);
+    emit_field_ids(&mut o, &all, &tree);
+    emit_schema(&mut o, m, &all, &tree);
+    emit_owned(&mut o, m, &all, &tree);
     o
 }
 
-/// The first visitor field id of each struct: a struct's fields take consecutive ids, then its
-/// tagged-field section takes one more.
-fn id_bases(all: &[(String, String, Vec<Field>)]) -> Vec<u16> {
-    let mut next = 0usize;
-    all.iter()
-        .map(|(_, _, fields)| {
-            let base = next;
-            next += fields.len() + 1;
-            u16::try_from(base).expect("fewer than 65536 fields in a message")
-        })
-        .collect()
+/// Where a message's structs are used, and the visitor ids of their fields at each site.
+///
+/// A struct's fields take consecutive ids, then its tagged-field section one more. The
+/// canonical sites come first, in [`structs`] order, so a message without shared structs
+/// numbers as if sites did not exist; the other sites of shared structs follow.
+struct Tree {
+    sites: Vec<Site>,
+    /// The first id of each site.
+    ids: Vec<u16>,
+    /// The number of fields of each struct.
+    lens: Vec<usize>,
+}
+
+impl Tree {
+    fn new(all: &[(String, String, Vec<Field>)]) -> Self {
+        let sites = sites(all);
+        let mut ids = vec![0u16; sites.len()];
+        let mut next = 0usize;
+        let canonical = all.iter().enumerate().map(|(t, _)| {
+            sites
+                .iter()
+                .position(|s| s.ty == t && s.canonical)
+                .expect("every struct has a canonical site")
+        });
+        let order: Vec<usize> = canonical
+            .chain((0..sites.len()).filter(|&i| !sites[i].canonical))
+            .collect();
+        for i in order {
+            ids[i] = u16::try_from(next).expect("fewer than 65536 fields in a message");
+            next += all[sites[i].ty].2.len() + 1;
+        }
+        let lens = all.iter().map(|(_, _, fields)| fields.len()).collect();
+        Tree { sites, ids, lens }
+    }
+
+    /// Sites in id order.
+    fn in_id_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.sites.len()).collect();
+        order.sort_by_key(|&i| self.ids[i]);
+        order
+    }
+
+    fn canonical(&self, ty: usize) -> usize {
+        self.sites.iter().position(|s| s.ty == ty && s.canonical).unwrap_or(0)
+    }
+
+    /// The site of field `k` of site `s`, where that field holds a struct.
+    fn child(&self, s: usize, k: usize) -> Option<usize> {
+        self.sites.iter().position(|c| c.parent == Some((s, k)))
+    }
+
+    /// The name of site `s`'s `Alias` and reflection table: its path as a constant.
+    fn name(&self, s: usize) -> String {
+        path_const(self.sites[s].prefix.trim_end_matches('.'))
+    }
+
+    /// For each field of struct `ty`: the path of the `rt::Alias` its code uses, where the
+    /// field's struct is away from its canonical site (`module`: the path to the `fields`
+    /// module from the code).
+    fn aliases(&self, ty: usize, module: &str) -> Vec<Option<String>> {
+        let home = self.canonical(ty);
+        (0..self.lens[ty])
+            .map(|k| {
+                self.child(home, k)
+                    .filter(|&c| !self.sites[c].canonical)
+                    .map(|c| format!("{module}fields::ALIAS_{}", self.name(c)))
+            })
+            .collect()
+    }
+
+    /// The alias sites that code refers to: fields of canonical sites whose struct is away
+    /// from its own canonical site.
+    fn alias_sites(&self) -> Vec<usize> {
+        (0..self.sites.len())
+            .filter(|&c| !self.sites[c].canonical)
+            .filter(|&c| self.sites[c].parent.is_some_and(|(p, _)| self.sites[p].canonical))
+            .collect()
+    }
+
+    /// Pairs of sites under the canonical site of `c`'s struct and under `c`, matched field
+    /// by field.
+    fn pairs(&self, c: usize) -> Vec<(usize, usize)> {
+        let mut out = vec![(self.canonical(self.sites[c].ty), c)];
+        let mut i = 0;
+        while i < out.len() {
+            let (a, b) = out[i];
+            for (k, ca) in self
+                .sites
+                .iter()
+                .enumerate()
+                .filter_map(|(j, s)| s.parent.filter(|&(p, _)| p == a).map(|(_, k)| (k, j)))
+            {
+                if let Some(cb) = self.child(b, k) {
+                    out.push((ca, cb));
+                }
+            }
+            i += 1;
+        }
+        out
+    }
 }
 
 /// The constant name of a field path: `topics[].partitions[].leader_id` is
@@ -566,22 +677,31 @@ fn path_const(path: &str) -> String {
     s.split('_').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("_")
 }
 
-/// The `fields` module: every visitor field id as a constant, and the paths by id.
-fn emit_field_ids(o: &mut String, all: &[(String, String, Vec<Field>)], bases: &[u16]) {
+/// The `fields` module: every visitor field id as a constant, the paths by id, and the
+/// `rt::Alias` of each field where a shared struct is away from its canonical site.
+fn emit_field_ids(o: &mut String, all: &[(String, String, Vec<Field>)], tree: &Tree) {
     o.push_str(
         "
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
 ",
     );
+    let site_paths = |s: usize| -> Vec<String> {
+        let site = &tree.sites[s];
+        let mut v: Vec<String> = all[site.ty]
+            .2
+            .iter()
+            .map(|f| format!("{}{}", site.prefix, snake(&f.name)))
+            .collect();
+        v.push(format!("{}_tagged_fields", site.prefix));
+        v
+    };
     let mut paths = Vec::new();
-    for ((_, prefix, fields), base) in all.iter().zip(bases) {
-        for f in fields {
-            paths.push(format!("{prefix}{}", snake(&f.name)));
-        }
-        paths.push(format!("{prefix}_tagged_fields"));
-        debug_assert_eq!(paths.len(), *base as usize + fields.len() + 1);
+    for s in tree.in_id_order() {
+        debug_assert_eq!(paths.len(), usize::from(tree.ids[s]));
+        paths.extend(site_paths(s));
     }
     let mut seen = std::collections::BTreeSet::new();
     for (id, p) in paths.iter().enumerate() {
@@ -593,7 +713,34 @@ pub mod fields {
     for p in &paths {
         let _ = writeln!(o, "        {p:?},");
     }
-    o.push_str("    ];\n}\n");
+    o.push_str("    ];\n");
+    for c in tree.alias_sites() {
+        let pairs = tree.pairs(c);
+        let _ = writeln!(
+            o,
+            "\n    /// `{}`: the ids and paths of the `{}` code, mapped to this field's.\n    pub(crate) static ALIAS_{}: crate::rt::Alias = crate::rt::Alias {{\n        ids: &[",
+            tree.sites[c].prefix.trim_end_matches('.'),
+            all[tree.sites[c].ty].0,
+            tree.name(c)
+        );
+        for &(a, b) in &pairs {
+            let _ = writeln!(
+                o,
+                "            ({}, {}, {}),",
+                tree.ids[a],
+                tree.ids[b],
+                tree.lens[tree.sites[a].ty] + 1
+            );
+        }
+        o.push_str("        ],\n        paths: &[\n");
+        for &(a, b) in &pairs {
+            for (from, to) in site_paths(a).iter().zip(site_paths(b)) {
+                let _ = writeln!(o, "            ({from:?}, {to:?}),");
+            }
+        }
+        o.push_str("        ],\n    };\n");
+    }
+    o.push_str("}\n");
 }
 
 /// How many levels of structs lie below a struct: 0 for a leaf (no struct fields, directly or
@@ -673,7 +820,7 @@ pub fn json_name(name: &str) -> String {
     }
 }
 
-fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)], bases: &[u16]) {
+fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)], tree: &Tree) {
     o.push_str("\n/// The field-level schema of this module's structs, for generic walkers.\npub mod schema {\n");
     // Every field's entry names its kind and default; a module with no fields needs neither.
     if all.iter().any(|(_, _, fields)| !fields.is_empty()) {
@@ -681,22 +828,42 @@ fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]
     } else {
         o.push_str("    use crate::rt::reflect::StructDesc;\n");
     }
-    for ((name, _, fields), base) in all.iter().zip(bases) {
+    // One table per site: the canonical ones under the struct's name, the others under the
+    // struct's name and their path.
+    let table = |s: usize| -> String {
+        let site = &tree.sites[s];
+        if site.canonical {
+            upper(&all[site.ty].0)
+        } else {
+            format!("{}_AT_{}", upper(&all[site.ty].0), tree.name(s))
+        }
+    };
+    for s in tree.in_id_order() {
+        let (name, _, fields) = &all[tree.sites[s].ty];
+        let base = usize::from(tree.ids[s]);
+        let what = if tree.sites[s].canonical {
+            format!("`{name}`.")
+        } else {
+            format!("`{name}` at `{}`.", tree.sites[s].prefix.trim_end_matches('.'))
+        };
         let _ = writeln!(
             o,
-            "\n    /// `{name}`.\n    pub static {}: StructDesc = StructDesc {{\n        name: \"{name}\",\n        flexible: {:#x},\n        tags_id: {},\n        fields: &[",
-            upper(name),
+            "\n    /// {what}\n    pub static {}: StructDesc = StructDesc {{\n        name: \"{name}\",\n        flexible: {:#x},\n        tags_id: {},\n        fields: &[",
+            table(s),
             m.flexible.and(m.valid).0,
-            *base as usize + fields.len()
+            base + fields.len()
         );
         for (i, f) in fields.iter().enumerate() {
             let compact = f.flexible.map_or(m.flexible, |x| x.and(m.flexible)).and(m.valid);
+            let kind = match tree.child(s, i) {
+                Some(c) => format!("K::Struct(&{})", table(c)),
+                None => kind_expr(&f.ty),
+            };
             let _ = writeln!(
                 o,
-                "            FieldDesc {{ name: \"{}\", json: \"{}\", kind: {}, array: {}, versions: {:#x}, nullable: {:#x}, tagged: {:#x}, tag: {}, compact: {:#x}, ignorable: {}, default: {}, id: {} }},",
+                "            FieldDesc {{ name: \"{}\", json: \"{}\", kind: {kind}, array: {}, versions: {:#x}, nullable: {:#x}, tagged: {:#x}, tag: {}, compact: {:#x}, ignorable: {}, default: {}, id: {} }},",
                 f.name,
                 json_name(&f.name),
-                kind_expr(&f.ty),
                 f.ty.is_array(),
                 f.versions.and(m.valid).0,
                 f.nullable.and(m.valid).0,
@@ -705,7 +872,7 @@ fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]
                 compact.0,
                 f.ignorable,
                 default_desc(f),
-                *base as usize + i
+                base + i
             );
         }
         o.push_str("        ],\n    };\n");
@@ -737,7 +904,7 @@ fn from_view_expr(x: &F) -> String {
     }
 }
 
-fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]) {
+fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)], tree: &Tree) {
     o.push_str("\n/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24\n/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged\n/// fields; converted from a view with `From`, encoded with the same checks.\n");
     o.push_str("#[cfg(feature = \"alloc\")]\npub mod owned {\n    use crate::rt;\n");
     // Bytes, records and arrays that do not stay inline are `Vec`s.
@@ -749,11 +916,12 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)])
     if uses_vec {
         o.push_str("    use alloc::vec::Vec;\n");
     }
-    for (name, prefix, fields) in all {
+    for (ty, (name, prefix, fields)) in all.iter().enumerate() {
         let mut fs = facts(fields, prefix);
-        for x in &mut fs {
+        for (x, alias) in fs.iter_mut().zip(tree.aliases(ty, "super::")) {
             x.owned = true;
             x.inline = inline_cap(&x.f.ty, all);
+            x.alias = alias;
         }
         let _ = writeln!(o, "\n    /// Owned [`{name}`](super::{name}).\n    #[derive(Clone, Debug, PartialEq)]\n    pub struct {name} {{");
         for x in &fs {
@@ -838,8 +1006,21 @@ fn emit_defmt(o: &mut String, name: &str, fs: &[F]) {
     );
 }
 
-fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[Field], root: bool, inline: bool) {
-    let fs = facts(fields, prefix);
+#[allow(clippy::too_many_arguments)]
+fn emit_struct(
+    o: &mut String,
+    m: &Message,
+    name: &str,
+    prefix: &str,
+    fields: &[Field],
+    root: bool,
+    inline: bool,
+    aliases: &[Option<String>],
+) {
+    let mut fs = facts(fields, prefix);
+    for (x, alias) in fs.iter_mut().zip(aliases) {
+        x.alias.clone_from(alias);
+    }
     let valid = m.valid;
     let flex = cond(m.flexible, valid);
     // --- type ---
@@ -1119,18 +1300,20 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
             match &f.ty {
                 Type::Array(e) => {
                     let nl = if x.opt { nullable.as_str() } else { "false" };
-                    format!(
-                        "rt::read::check_array::<{}>(c, {compact}, {nl}, v, \"{p}\")?;",
+                    let call = format!(
+                        "rt::read::check_array::<{}>(c, {compact}, {nl}, v, \"{p}\")",
                         scalar_ty(e)
-                    )
+                    );
+                    format!("{}?;", renamed(x, call))
                 }
                 Type::Struct(n) if x.opt => {
                     // One `if` for the version and the presence byte.
                     let guard = and(&c, &format!("rt::read::present(c, {nullable}, \"{p}\")?"));
-                    let _ = writeln!(body, "        if {guard} {{ <{n} as rt::Struct>::check(c, v)?; }}");
+                    let check = renamed(x, format!("<{n} as rt::Struct>::check(c, v)"));
+                    let _ = writeln!(body, "        if {guard} {{ {check}?; }}");
                     continue;
                 }
-                Type::Struct(n) => format!("<{n} as rt::Struct>::check(c, v)?;"),
+                Type::Struct(n) => format!("{}?;", renamed(x, format!("<{n} as rt::Struct>::check(c, v)"))),
                 _ => format!("{};", read_expr(m, x, false)),
             }
         };
@@ -1345,10 +1528,12 @@ fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
         }
         Type::Array(e) => {
             let nl = if x.opt { nullable.as_str() } else { "false" };
-            format!(
-                "rt::visit::array::<{}, V>(c, {compact}, {nl}, v, {id}, vis, \"{p}\")?;",
+            let (vt, vis) = visitor_arg(x);
+            let call = format!(
+                "rt::visit::array::<{}, {vt}>(c, {compact}, {nl}, v, {id}, {vis}, \"{p}\")",
                 scalar_ty(e)
-            )
+            );
+            format!("{}?;", renamed(x, call))
         }
         Type::Struct(n) => {
             let present = match (x.opt, tagged) {
@@ -1356,9 +1541,12 @@ fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
                 (true, false) => format!("rt::read::present(c, {nullable}, \"{p}\")?"),
                 (false, _) => "true".into(),
             };
-            format!(
-                "let present = {present};\n        rt::visit::struct_field::<{n}<'a>, V>(c, present, v, {id}, vis)?;"
-            )
+            let (vt, vis) = visitor_arg(x);
+            let call = renamed(
+                x,
+                format!("rt::visit::struct_field::<{n}<'a>, {vt}>(c, present, v, {id}, {vis})"),
+            );
+            format!("let present = {present};\n        {call}?;")
         }
         _ => unreachable!("every type is covered above"),
     }
@@ -1409,11 +1597,11 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                 }
                 (None, "true") => {
                     grows = true;
-                    let _ = writeln!(sb, "        n += {e};");
+                    let _ = writeln!(sb, "        n += {e}?;");
                 }
                 (None, _) => {
                     grows = true;
-                    let _ = writeln!(sb, "        if {c} {{ n += {e}; }}");
+                    let _ = writeln!(sb, "        if {c} {{ n += {e}?; }}");
                 }
             }
         }
@@ -1432,7 +1620,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             sv |= uses_v(&tc);
             let (e, w) = size_expr(m, x, true);
             sv |= w.is_none() && field_uses_v(m, x, true);
-            let e = w.map_or(e, |n| n.to_string());
+            let e = w.map_or(format!("{e}?"), |n| n.to_string());
             let t = x.f.tag.unwrap_or(0);
             let _ = writeln!(
                 sb,
@@ -1561,10 +1749,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                 let id = x.id.trim_start_matches("r#");
                 let (se, sw) = size_expr(m, x, true);
                 wv |= sw.is_none() && field_uses_v(m, x, true);
-                let se = sw.map_or_else(
-                    || format!("w.ok({})", se.strip_suffix('?').unwrap_or(&se)),
-                    |n| n.to_string(),
-                );
+                let se = sw.map_or_else(|| format!("w.ok({se})"), |n| n.to_string());
                 let ws = write_stmt(m, x, true);
                 wv |= field_uses_v(m, x, true);
                 let _ = writeln!(
@@ -1607,25 +1792,38 @@ fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
         }
         Type::Bytes | Type::Records => format!("rt::read::bytes(c, {compact}, \"{p}\")?"),
         Type::Array(e) if x.opt => {
-            format!(
-                "rt::read::opt_array::<{}>(c, {compact}, {nullable}, v, \"{p}\")?",
+            let call = format!(
+                "rt::read::opt_array::<{}>(c, {compact}, {nullable}, v, \"{p}\")",
                 scalar_ty(e)
-            )
+            );
+            format!("{}?", renamed(x, call))
         }
-        Type::Array(e) => format!("rt::read::array::<{}>(c, {compact}, v, \"{p}\")?", scalar_ty(e)),
+        Type::Array(e) => {
+            let call = format!("rt::read::array::<{}>(c, {compact}, v, \"{p}\")", scalar_ty(e));
+            format!("{}?", renamed(x, call))
+        }
         Type::Struct(n) if x.opt && tagged => {
-            format!("rt::read::opt_struct_tagged::<{n}>(c, {nullable}, v, \"{p}\")?")
+            let call = format!("rt::read::opt_struct_tagged::<{n}>(c, {nullable}, v, \"{p}\")");
+            format!("{}?", renamed(x, call))
         }
         Type::Struct(n) if x.opt => {
-            format!("rt::read::opt_struct::<{n}>(c, {nullable}, v, \"{p}\")?")
+            let call = format!("rt::read::opt_struct::<{n}>(c, {nullable}, v, \"{p}\")");
+            format!("{}?", renamed(x, call))
         }
-        Type::Struct(n) => format!("<{n} as rt::Struct>::read(c, v)?"),
+        Type::Struct(n) => format!("{}?", renamed(x, format!("<{n} as rt::Struct>::read(c, v)"))),
         _ => unreachable!(),
     }
 }
 
-/// Size expression and, for fixed-width fields, the constant width.
+/// The call computing one field's size (a `Result`, without its `?`) and, for fixed-width
+/// fields, the constant width instead.
 fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
+    let (call, width) = size_call(m, x, tagged);
+    (renamed(x, call), width)
+}
+
+/// [`size_expr`] at a struct's canonical site.
+fn size_call(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
     let f = x.f;
     let p = &x.path;
     let id = &x.id;
@@ -1634,107 +1832,116 @@ fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
         return match &f.ty {
             t if fixed_width(t).is_some() => (String::new(), fixed_width(t)),
             Type::String if x.opt => (
-                format!("rt::write::opt_str_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"),
+                format!("rt::write::opt_str_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")"),
                 None,
             ),
-            Type::String => (format!("rt::write::str_size(&self.{id}, {compact}, \"{p}\")?"), None),
+            Type::String => (format!("rt::write::str_size(&self.{id}, {compact}, \"{p}\")"), None),
             Type::Bytes | Type::Records if x.opt => (
-                format!("rt::write::opt_bytes_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"),
+                format!("rt::write::opt_bytes_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")"),
                 None,
             ),
-            Type::Bytes | Type::Records => (format!("rt::write::bytes_size(&self.{id}, {compact}, \"{p}\")?"), None),
+            Type::Bytes | Type::Records => (format!("rt::write::bytes_size(&self.{id}, {compact}, \"{p}\")"), None),
             Type::Array(_) if x.opt => (
-                format!("rt::owned::opt_vec_size(self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\")?"),
+                format!("rt::owned::opt_vec_size(self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\")"),
                 None,
             ),
-            Type::Array(_) => (format!("rt::owned::vec_size(&self.{id}, {compact}, v, \"{p}\")?"), None),
+            Type::Array(_) => (format!("rt::owned::vec_size(&self.{id}, {compact}, v, \"{p}\")"), None),
             Type::Struct(_) if x.opt => (
-                format!("rt::owned::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")?"),
+                format!("rt::owned::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")"),
                 None,
             ),
-            Type::Struct(_) => (format!("rt::OwnedStruct::size(&self.{id}, v)?"), None),
+            Type::Struct(_) => (format!("rt::OwnedStruct::size(&self.{id}, v)"), None),
             _ => unreachable!(),
         };
     }
     match &f.ty {
         t if fixed_width(t).is_some() => (String::new(), fixed_width(t)),
         Type::String if x.opt => (
-            format!("rt::write::opt_str_size(self.{id}, {compact}, {nullable}, \"{p}\")?"),
+            format!("rt::write::opt_str_size(self.{id}, {compact}, {nullable}, \"{p}\")"),
             None,
         ),
-        Type::String => (format!("rt::write::str_size(self.{id}, {compact}, \"{p}\")?"), None),
+        Type::String => (format!("rt::write::str_size(self.{id}, {compact}, \"{p}\")"), None),
         Type::Bytes | Type::Records if x.opt => (
-            format!("rt::write::opt_bytes_size(self.{id}, {compact}, {nullable}, \"{p}\")?"),
+            format!("rt::write::opt_bytes_size(self.{id}, {compact}, {nullable}, \"{p}\")"),
             None,
         ),
-        Type::Bytes | Type::Records => (format!("rt::write::bytes_size(self.{id}, {compact}, \"{p}\")?"), None),
+        Type::Bytes | Type::Records => (format!("rt::write::bytes_size(self.{id}, {compact}, \"{p}\")"), None),
         Type::Array(_) if x.opt => (
-            format!("rt::write::opt_array_size(&self.{id}, {compact}, {nullable}, v, \"{p}\")?"),
+            format!("rt::write::opt_array_size(&self.{id}, {compact}, {nullable}, v, \"{p}\")"),
             None,
         ),
         Type::Array(_) => (
-            format!("rt::write::array_size(&self.{id}, {compact}, v, \"{p}\")?"),
+            format!("rt::write::array_size(&self.{id}, {compact}, v, \"{p}\")"),
             None,
         ),
         Type::Struct(_) if x.opt => (
-            format!("rt::write::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")?"),
+            format!("rt::write::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")"),
             None,
         ),
-        Type::Struct(_) => (format!("rt::Struct::size(&self.{id}, v)?"), None),
+        Type::Struct(_) => (format!("rt::Struct::size(&self.{id}, v)"), None),
         _ => unreachable!(),
     }
 }
 
 /// Statement writing one field.
 fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
+    let call = write_call(m, x, tagged);
+    match &x.alias {
+        Some(a) => format!("w.renamed({a}.paths, |w| {call});"),
+        None => format!("{call};"),
+    }
+}
+
+/// The call writing one field, at a struct's canonical site.
+fn write_call(m: &Message, x: &F, tagged: bool) -> String {
     let f = x.f;
     let p = &x.path;
     let id = &x.id;
     let (compact, nullable) = encoding(m, x, tagged);
     if x.owned {
         return match &f.ty {
-            t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\");", prim_fn(t)),
+            t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\")", prim_fn(t)),
             Type::String if x.opt => {
-                format!("w.opt_str(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\");")
+                format!("w.opt_str(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")")
             }
-            Type::String => format!("w.str(&self.{id}, {compact}, \"{p}\");"),
+            Type::String => format!("w.str(&self.{id}, {compact}, \"{p}\")"),
             Type::Bytes | Type::Records if x.opt => {
-                format!("w.opt_bytes(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\");")
+                format!("w.opt_bytes(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")")
             }
-            Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\");"),
+            Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\")"),
             Type::Array(_) if x.opt => {
-                format!("rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\");")
+                format!("rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\")")
             }
             Type::Array(_) => {
-                format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\");")
+                format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\")")
             }
             Type::Struct(_) if x.opt && tagged => {
-                format!("rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\");")
+                format!("rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\")")
             }
             Type::Struct(_) if x.opt => {
-                format!("rt::owned::write_opt_struct(w, &self.{id}, {nullable}, v, \"{p}\");")
+                format!("rt::owned::write_opt_struct(w, &self.{id}, {nullable}, v, \"{p}\")")
             }
-            Type::Struct(_) => format!("rt::OwnedStruct::write(&self.{id}, w, v);"),
+            Type::Struct(_) => format!("rt::OwnedStruct::write(&self.{id}, w, v)"),
             _ => unreachable!(),
         };
     }
     match &f.ty {
-        t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\");", prim_fn(t)),
-        Type::String if x.opt => format!("w.opt_str(self.{id}, {compact}, {nullable}, \"{p}\");"),
-        Type::String => format!("w.str(self.{id}, {compact}, \"{p}\");"),
+        t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\")", prim_fn(t)),
+        Type::String if x.opt => format!("w.opt_str(self.{id}, {compact}, {nullable}, \"{p}\")"),
+        Type::String => format!("w.str(self.{id}, {compact}, \"{p}\")"),
         Type::Bytes | Type::Records if x.opt => {
-            format!("w.opt_bytes(self.{id}, {compact}, {nullable}, \"{p}\");")
+            format!("w.opt_bytes(self.{id}, {compact}, {nullable}, \"{p}\")")
         }
-        Type::Bytes | Type::Records => format!("w.bytes(self.{id}, {compact}, \"{p}\");"),
+        Type::Bytes | Type::Records => format!("w.bytes(self.{id}, {compact}, \"{p}\")"),
         Type::Array(_) if x.opt => {
-            format!("w.opt_array(&self.{id}, {compact}, {nullable}, v, \"{p}\");")
+            format!("w.opt_array(&self.{id}, {compact}, {nullable}, v, \"{p}\")")
         }
-        Type::Array(_) => format!("w.array(&self.{id}, {compact}, v, \"{p}\");"),
+        Type::Array(_) => format!("w.array(&self.{id}, {compact}, v, \"{p}\")"),
         Type::Struct(_) if x.opt && tagged => {
-            format!("w.opt_struct_tagged(&self.{id}, {nullable}, v, \"{p}\");")
+            format!("w.opt_struct_tagged(&self.{id}, {nullable}, v, \"{p}\")")
         }
-        Type::Struct(_) if x.opt => format!("w.opt_struct(&self.{id}, {nullable}, v, \"{p}\");"),
-        Type::Struct(_) => format!("rt::Struct::write(&self.{id}, w, v);"),
+        Type::Struct(_) if x.opt => format!("w.opt_struct(&self.{id}, {nullable}, v, \"{p}\")"),
+        Type::Struct(_) => format!("rt::Struct::write(&self.{id}, w, v)"),
         _ => unreachable!(),
     }
 }
@@ -1806,13 +2013,13 @@ pub fn catalog(msgs: &[Message]) -> String {
     o.push_str("//! Every message this crate knows, in one table: its facts and a transcoder that parses\n//! strictly at one version and encodes at another, without knowing the type at compile time.\n\n");
     o.push_str("use crate::rt;\n\n");
     o.push_str("/// Parses `bytes` at one version and encodes into `out` at another, returning the length.\npub type Transcode = fn(bytes: &[u8], from: i16, out: &mut [u8], to: i16) -> Result<usize, rt::CodecError>;\n\n/// Parses `bytes` into the owned type at one version and encodes it at another (feature `alloc`).\n#[cfg(feature = \"alloc\")]\npub type OwnedTranscode = fn(bytes: &[u8], from: i16, to: i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>;\n\n");
-    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: Transcode,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: OwnedTranscode,\n    /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,\n}\n\n");
+    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// The path of each field id, as errors name them (the module's `fields::PATHS`).\n    pub paths: &'static [&'static str],\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: Transcode,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: OwnedTranscode,\n    /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,\n}\n\n");
     o.push_str("/// Every message, by group and then name.\npub static ALL: &[Entry] = &[\n");
     for (g, ms) in groups(msgs) {
         for m in ms {
             let _ = writeln!(
                 o,
-                "    Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, schema: &super::{g}::{s}::schema::{u}, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}>, #[cfg(feature = \"alloc\")] visit: |b, v, vis| <super::{g}::{n}<'_> as rt::Message<'_>>::visit(b, v, vis) }},",
+                "    Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, schema: &super::{g}::{s}::schema::{u}, paths: super::{g}::{s}::fields::PATHS, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}>, #[cfg(feature = \"alloc\")] visit: |b, v, vis| <super::{g}::{n}<'_> as rt::Message<'_>>::visit(b, v, vis) }},",
                 n = m.name,
                 s = snake(&m.name),
                 u = upper(&m.name)
@@ -2276,5 +2483,65 @@ mod tests {
         assert_eq!(select("v == 0", "a", "b"), "if v == 0 { a } else { b }");
         assert_eq!(open_if("true") + &close_else("true", "e"), "{}");
         assert_eq!(open_if("c") + &close_else("c", "e;"), "if c {} else { e; }");
+    }
+
+    fn field(name: &str, ty: &str) -> Field {
+        Field {
+            name: name.into(),
+            ty: Type::parse(ty).expect("a type"),
+            versions: r(0, 1),
+            nullable: Versions(0),
+            tagged: Versions(0),
+            tag: None,
+            flexible: None,
+            default: None,
+            ignorable: false,
+            entity_type: None,
+            map_key: false,
+            zero_copy: false,
+            fields: None,
+            loc: crate::schema::Loc { line: 0, column: 0 },
+        }
+    }
+
+    #[test]
+    fn shared_structs_get_ids_and_aliases_at_every_site() {
+        // `Ids` is defined at `active` and used again at `warmup` and at `nested.more`.
+        let all = vec![
+            (
+                "Root".to_string(),
+                String::new(),
+                vec![
+                    field("Active", "[]Ids"),
+                    field("Warmup", "[]Ids"),
+                    field("Nested", "Holder"),
+                ],
+            ),
+            ("Ids".to_string(), "active[].".to_string(), vec![field("Id", "int32")]),
+            (
+                "Holder".to_string(),
+                "nested.".to_string(),
+                vec![field("More", "[]Ids")],
+            ),
+        ];
+        let tree = Tree::new(&all);
+        let prefixes: Vec<&str> = tree.sites.iter().map(|s| s.prefix.as_str()).collect();
+        assert_eq!(prefixes, ["", "active[].", "warmup[].", "nested.", "nested.more[]."]);
+        let canonical: Vec<bool> = tree.sites.iter().map(|s| s.canonical).collect();
+        assert_eq!(canonical, [true, true, false, true, false]);
+        // Canonical sites first, in struct order, each field then its tagged fields taking an id.
+        assert_eq!(tree.ids, [0, 4, 8, 6, 10]);
+        assert_eq!(
+            tree.aliases(0, ""),
+            [None, Some("fields::ALIAS_WARMUP".to_string()), None]
+        );
+        assert_eq!(
+            tree.aliases(2, "super::"),
+            [Some("super::fields::ALIAS_NESTED_MORE".to_string())]
+        );
+        assert_eq!(tree.aliases(1, ""), [None]);
+        assert_eq!(tree.alias_sites(), [2, 4]);
+        assert_eq!(tree.pairs(2), [(1, 2)]);
+        assert_eq!(tree.pairs(4), [(1, 4)]);
     }
 }

@@ -620,6 +620,54 @@ pub fn structs(m: &Message) -> Vec<(String, String, Vec<Field>)> {
     out
 }
 
+/// One place where a struct of a message is used: the root, or a struct field (of a struct at
+/// another site). A struct that several fields share has several sites; its first in
+/// [`structs`] order is its canonical one, whose paths the struct's code reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Site {
+    /// The struct, as an index into [`structs`].
+    pub ty: usize,
+    /// The path prefix of its fields, e.g. `topics[].partitions[].`.
+    pub prefix: String,
+    /// The site it is a field of, and that field's index; `None` for the root.
+    pub parent: Option<(usize, usize)>,
+    /// True for the struct's canonical site.
+    pub canonical: bool,
+}
+
+/// Every site of a message's structs, breadth first from the root (see [`Site`]).
+pub fn sites(all: &[(String, String, Vec<Field>)]) -> Vec<Site> {
+    let mut out = vec![Site {
+        ty: 0,
+        prefix: String::new(),
+        parent: None,
+        canonical: true,
+    }];
+    let mut i = 0;
+    while i < out.len() {
+        let (ty, prefix) = (out[i].ty, out[i].prefix.clone());
+        for (k, f) in all[ty].2.iter().enumerate() {
+            let Some(t) =
+                f.ty.struct_name()
+                    .and_then(|sn| all.iter().position(|(n, _, _)| n == sn))
+            else {
+                continue;
+            };
+            assert!(out.len() < 1 << 14, "{}: structs nest without end", all[0].0);
+            let prefix = format!("{prefix}{}{}.", snake(&f.name), if f.ty.is_array() { "[]" } else { "" });
+            let canonical = prefix == all[t].1;
+            out.push(Site {
+                ty: t,
+                prefix,
+                parent: Some((i, k)),
+                canonical,
+            });
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The type of an `FieldType`, for callers that only need the element.
 pub fn elem(t: &Type) -> &Type {
     match t {

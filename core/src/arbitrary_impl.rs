@@ -101,7 +101,7 @@ fn write_field(
             len(out, None, compact, false);
             return Ok(());
         }
-        let n = if depth > 3 { 0 } else { u.int_in_range(0..=3usize)? };
+        let n = if depth > 8 { 0 } else { u.int_in_range(0..=3usize)? };
         len(out, Some(n), compact, false);
         for _ in 0..n {
             write_one(f.kind, v, u, out, compact, false, false, depth + 1)?;

@@ -166,6 +166,24 @@ impl DecodeError {
     pub fn field(&self) -> &'static str {
         self.field
     }
+
+    /// The same error with its field path replaced by its pair in `paths` (`(from, to)`), where
+    /// it has one: a struct that several fields share reports the paths of the first of them,
+    /// and its callers at the others rename.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn renamed(mut self, paths: &[(&'static str, &'static str)]) -> Self {
+        self.field = rename(self.field, paths);
+        self
+    }
+}
+
+/// `field`'s pair in `paths`, or `field` itself.
+fn rename(field: &'static str, paths: &[(&'static str, &'static str)]) -> &'static str {
+    paths
+        .iter()
+        .find(|(from, _)| *from == field)
+        .map_or(field, |(_, to)| to)
 }
 
 impl fmt::Display for DecodeErrorKind {
@@ -299,6 +317,15 @@ impl EncodeError {
     /// The field path, empty for errors about the whole message.
     pub fn field(&self) -> &'static str {
         self.field
+    }
+
+    /// The same error with its field path replaced by its pair in `paths`, as
+    /// [`DecodeError::renamed`] does.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn renamed(mut self, paths: &[(&'static str, &'static str)]) -> Self {
+        self.field = rename(self.field, paths);
+        self
     }
 }
 

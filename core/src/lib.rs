@@ -105,8 +105,9 @@ mod rt {
     }
     pub(crate) use crate::read::Cursor;
     pub(crate) use crate::reflect;
+    pub(crate) use crate::structs::Alias;
     pub(crate) use crate::types::{Array, TaggedFields};
-    pub(crate) use crate::visit::Visitor;
+    pub(crate) use crate::visit::{Renumbered, Visitor};
     /// The visitor trait and the compound visits, as one module for the generated code.
     pub(crate) mod visit {
         pub(crate) use crate::compound::visit::*;

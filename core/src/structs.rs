@@ -39,3 +39,13 @@ pub trait Struct<'a>: Copy + Sized {
     #[doc(hidden)]
     fn write(&self, w: &mut Writer<'_>, version: i16);
 }
+
+/// Where a struct that several fields share is read or written at a field other than the
+/// first: its code reports the ids and paths of the first site, and the caller maps them to
+/// this one's.
+pub(crate) struct Alias {
+    /// `(from, to, count)` id ranges, for [`crate::visit::Renumbered`].
+    pub(crate) ids: &'static [(u16, u16, u16)],
+    /// `(from, to)` field paths, for the errors' `renamed`.
+    pub(crate) paths: &'static [(&'static str, &'static str)],
+}

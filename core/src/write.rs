@@ -91,6 +91,19 @@ impl<'b> Writer<'b> {
         self.err.is_some()
     }
 
+    /// Runs `write`, renaming the field path of an error it records by `paths` (see
+    /// `DecodeError::renamed`): how a struct shared by several fields is written at the others.
+    #[inline(always)]
+    pub(crate) fn renamed(&mut self, paths: &[(&'static str, &'static str)], write: impl FnOnce(&mut Self)) {
+        let before = self.err.is_some();
+        write(self);
+        if !before {
+            if let Some(e) = self.err {
+                self.err = Some(e.renamed(paths));
+            }
+        }
+    }
+
     /// Records `e` unless an error is already recorded; every later write does nothing.
     #[cold]
     #[inline(never)]

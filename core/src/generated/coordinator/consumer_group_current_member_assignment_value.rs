@@ -71,7 +71,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         let state = rt::read::i8_at::<9, 8>(&r);
         let assigned_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assigned_partitions")?;
         let partitions_pending_revocation =
-            rt::read::array::<TopicPartitions<'a>>(c, true, v, "partitions_pending_revocation")?;
+            rt::read::array::<TopicPartitions<'a>>(c, true, v, "partitions_pending_revocation")
+                .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             member_epoch,
@@ -106,15 +107,16 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
             vis,
             "assigned_partitions",
         )?;
-        rt::visit::array::<TopicPartitions<'a>, V>(
+        rt::visit::array::<TopicPartitions<'a>, _>(
             c,
             true,
             false,
             v,
             fields::PARTITIONS_PENDING_REVOCATION,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_PARTITIONS_PENDING_REVOCATION.ids),
             "partitions_pending_revocation",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
         rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
@@ -128,7 +130,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
             true,
             v,
             "partitions_pending_revocation",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -142,12 +145,14 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         w.i32(self.previous_member_epoch, "previous_member_epoch");
         w.i8(self.state, "state");
         w.array(&self.assigned_partitions, true, v, "assigned_partitions");
-        w.array(
-            &self.partitions_pending_revocation,
-            true,
-            v,
-            "partitions_pending_revocation",
-        );
+        w.renamed(fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths, |w| {
+            w.array(
+                &self.partitions_pending_revocation,
+                true,
+                v,
+                "partitions_pending_revocation",
+            )
+        });
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
@@ -365,7 +370,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `member_epoch`.
     pub const MEMBER_EPOCH: crate::FieldId = 0;
@@ -387,6 +393,14 @@ pub mod fields {
     pub const ASSIGNED_PARTITIONS_ASSIGNMENT_EPOCHS: crate::FieldId = 8;
     /// `assigned_partitions[]._tagged_fields`.
     pub const ASSIGNED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `partitions_pending_revocation[].topic_id`.
+    pub const PARTITIONS_PENDING_REVOCATION_TOPIC_ID: crate::FieldId = 10;
+    /// `partitions_pending_revocation[].partitions`.
+    pub const PARTITIONS_PENDING_REVOCATION_PARTITIONS: crate::FieldId = 11;
+    /// `partitions_pending_revocation[].assignment_epochs`.
+    pub const PARTITIONS_PENDING_REVOCATION_ASSIGNMENT_EPOCHS: crate::FieldId = 12;
+    /// `partitions_pending_revocation[]._tagged_fields`.
+    pub const PARTITIONS_PENDING_REVOCATION_TAGGED_FIELDS: crate::FieldId = 13;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "member_epoch",
@@ -399,7 +413,34 @@ pub mod fields {
         "assigned_partitions[].partitions",
         "assigned_partitions[].assignment_epochs",
         "assigned_partitions[]._tagged_fields",
+        "partitions_pending_revocation[].topic_id",
+        "partitions_pending_revocation[].partitions",
+        "partitions_pending_revocation[].assignment_epochs",
+        "partitions_pending_revocation[]._tagged_fields",
     ];
+
+    /// `partitions_pending_revocation[]`: the ids and paths of the `TopicPartitions` code, mapped to this field's.
+    pub(crate) static ALIAS_PARTITIONS_PENDING_REVOCATION: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(6, 10, 4)],
+        paths: &[
+            (
+                "assigned_partitions[].topic_id",
+                "partitions_pending_revocation[].topic_id",
+            ),
+            (
+                "assigned_partitions[].partitions",
+                "partitions_pending_revocation[].partitions",
+            ),
+            (
+                "assigned_partitions[].assignment_epochs",
+                "partitions_pending_revocation[].assignment_epochs",
+            ),
+            (
+                "assigned_partitions[]._tagged_fields",
+                "partitions_pending_revocation[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -471,7 +512,7 @@ pub mod schema {
             FieldDesc {
                 name: "PartitionsPendingRevocation",
                 json: "partitionsPendingRevocation",
-                kind: K::Struct(&TOPIC_PARTITIONS),
+                kind: K::Struct(&TOPIC_PARTITIONS_AT_PARTITIONS_PENDING_REVOCATION),
                 array: true,
                 versions: 0x1,
                 nullable: 0x0,
@@ -532,6 +573,57 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 8,
+            },
+        ],
+    };
+
+    /// `TopicPartitions` at `partitions_pending_revocation[]`.
+    pub static TOPIC_PARTITIONS_AT_PARTITIONS_PENDING_REVOCATION: StructDesc = StructDesc {
+        name: "TopicPartitions",
+        flexible: 0x1,
+        tags_id: 13,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 10,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 11,
+            },
+            FieldDesc {
+                name: "AssignmentEpochs",
+                json: "assignmentEpochs",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x1,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 12,
             },
         ],
     };
@@ -597,7 +689,8 @@ pub mod owned {
                 true,
                 v,
                 "partitions_pending_revocation",
-            )?;
+            )
+            .map_err(|e| e.renamed(super::fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -613,13 +706,15 @@ pub mod owned {
                 r[8..9].copy_from_slice(&self.state.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.assigned_partitions, true, v, "assigned_partitions");
-            rt::owned::write_vec(
-                w,
-                &self.partitions_pending_revocation,
-                true,
-                v,
-                "partitions_pending_revocation",
-            );
+            w.renamed(super::fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths, |w| {
+                rt::owned::write_vec(
+                    w,
+                    &self.partitions_pending_revocation,
+                    true,
+                    v,
+                    "partitions_pending_revocation",
+                )
+            });
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }

@@ -52,7 +52,8 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let initializing_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initializing_topics")?;
-        let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")?;
+        let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")
+            .map_err(|e| e.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths))?;
         let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
@@ -80,15 +81,16 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
             vis,
             "initializing_topics",
         )?;
-        rt::visit::array::<TopicPartitionsInfo<'a>, V>(
+        rt::visit::array::<TopicPartitionsInfo<'a>, _>(
             c,
             true,
             false,
             v,
             fields::INITIALIZED_TOPICS,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_INITIALIZED_TOPICS.ids),
             "initialized_topics",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths))?;
         rt::visit::array::<TopicInfo<'a>, V>(c, true, false, v, fields::DELETING_TOPICS, vis, "deleting_topics")?;
         rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
@@ -98,7 +100,8 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         let mut n: usize = 0;
         n += rt::write::array_size(&self.initializing_topics, true, v, "initializing_topics")?;
-        n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")?;
+        n += rt::write::array_size(&self.initialized_topics, true, v, "initialized_topics")
+            .map_err(|e| e.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths))?;
         n += rt::write::array_size(&self.deleting_topics, true, v, "deleting_topics")?;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -110,7 +113,9 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.initializing_topics, true, v, "initializing_topics");
-        w.array(&self.initialized_topics, true, v, "initialized_topics");
+        w.renamed(fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
+            w.array(&self.initialized_topics, true, v, "initialized_topics")
+        });
         w.array(&self.deleting_topics, true, v, "deleting_topics");
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
@@ -382,7 +387,8 @@ impl<'a> rt::Message<'a> for ShareGroupStatePartitionMetadataValue<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `initializing_topics`.
     pub const INITIALIZING_TOPICS: crate::FieldId = 0;
@@ -406,6 +412,14 @@ pub mod fields {
     pub const DELETING_TOPICS_TOPIC_NAME: crate::FieldId = 9;
     /// `deleting_topics[]._tagged_fields`.
     pub const DELETING_TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `initialized_topics[].topic_id`.
+    pub const INITIALIZED_TOPICS_TOPIC_ID: crate::FieldId = 11;
+    /// `initialized_topics[].topic_name`.
+    pub const INITIALIZED_TOPICS_TOPIC_NAME: crate::FieldId = 12;
+    /// `initialized_topics[].partitions`.
+    pub const INITIALIZED_TOPICS_PARTITIONS: crate::FieldId = 13;
+    /// `initialized_topics[]._tagged_fields`.
+    pub const INITIALIZED_TOPICS_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "initializing_topics",
@@ -419,7 +433,25 @@ pub mod fields {
         "deleting_topics[].topic_id",
         "deleting_topics[].topic_name",
         "deleting_topics[]._tagged_fields",
+        "initialized_topics[].topic_id",
+        "initialized_topics[].topic_name",
+        "initialized_topics[].partitions",
+        "initialized_topics[]._tagged_fields",
     ];
+
+    /// `initialized_topics[]`: the ids and paths of the `TopicPartitionsInfo` code, mapped to this field's.
+    pub(crate) static ALIAS_INITIALIZED_TOPICS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(4, 11, 4)],
+        paths: &[
+            ("initializing_topics[].topic_id", "initialized_topics[].topic_id"),
+            ("initializing_topics[].topic_name", "initialized_topics[].topic_name"),
+            ("initializing_topics[].partitions", "initialized_topics[].partitions"),
+            (
+                "initializing_topics[]._tagged_fields",
+                "initialized_topics[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -449,7 +481,7 @@ pub mod schema {
             FieldDesc {
                 name: "InitializedTopics",
                 json: "initializedTopics",
-                kind: K::Struct(&TOPIC_PARTITIONS_INFO),
+                kind: K::Struct(&TOPIC_PARTITIONS_INFO_AT_INITIALIZED_TOPICS),
                 array: true,
                 versions: 0x1,
                 nullable: 0x0,
@@ -564,6 +596,57 @@ pub mod schema {
             },
         ],
     };
+
+    /// `TopicPartitionsInfo` at `initialized_topics[]`.
+    pub static TOPIC_PARTITIONS_INFO_AT_INITIALIZED_TOPICS: StructDesc = StructDesc {
+        name: "TopicPartitionsInfo",
+        flexible: 0x1,
+        tags_id: 14,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 11,
+            },
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 12,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 13,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
@@ -613,7 +696,8 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.initializing_topics, true, v, "initializing_topics")?;
-            n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
+            n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")
+                .map_err(|e| e.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths))?;
             n += rt::owned::vec_size(&self.deleting_topics, true, v, "deleting_topics")?;
             {
                 let tags = self.unknown_tagged_fields.len();
@@ -625,7 +709,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.initializing_topics, true, v, "initializing_topics");
-            rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics");
+            w.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths, |w| {
+                rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics")
+            });
             rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }

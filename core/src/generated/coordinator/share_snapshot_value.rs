@@ -366,7 +366,8 @@ impl<'a> rt::Message<'a> for ShareSnapshotValue<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `snapshot_epoch`.
     pub const SNAPSHOT_EPOCH: crate::FieldId = 0;

@@ -82,14 +82,19 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
         let state = rt::read::i8_at::<9, 8>(&r);
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
-        let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")?;
-        let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")?;
+        let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         let active_tasks_pending_revocation =
-            rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks_pending_revocation")?;
+            rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks_pending_revocation")
+                .map_err(|e| e.renamed(fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
         let standby_tasks_pending_revocation =
-            rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks_pending_revocation")?;
+            rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks_pending_revocation")
+                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
         let warmup_tasks_pending_revocation =
-            rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks_pending_revocation")?;
+            rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks_pending_revocation")
+                .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             member_epoch,
@@ -120,35 +125,56 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         );
         vis.i8(fields::STATE, rt::read::i8(c, "state")?);
         rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::WARMUP_TASKS, vis, "warmup_tasks")?;
-        rt::visit::array::<TaskIds<'a>, V>(
+        rt::visit::array::<TaskIds<'a>, _>(
+            c,
+            true,
+            false,
+            v,
+            fields::STANDBY_TASKS,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
+            "standby_tasks",
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        rt::visit::array::<TaskIds<'a>, _>(
+            c,
+            true,
+            false,
+            v,
+            fields::WARMUP_TASKS,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
+            "warmup_tasks",
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
+        rt::visit::array::<TaskIds<'a>, _>(
             c,
             true,
             false,
             v,
             fields::ACTIVE_TASKS_PENDING_REVOCATION,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.ids),
             "active_tasks_pending_revocation",
-        )?;
-        rt::visit::array::<TaskIds<'a>, V>(
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
+        rt::visit::array::<TaskIds<'a>, _>(
             c,
             true,
             false,
             v,
             fields::STANDBY_TASKS_PENDING_REVOCATION,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.ids),
             "standby_tasks_pending_revocation",
-        )?;
-        rt::visit::array::<TaskIds<'a>, V>(
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
+        rt::visit::array::<TaskIds<'a>, _>(
             c,
             true,
             false,
             v,
             fields::WARMUP_TASKS_PENDING_REVOCATION,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.ids),
             "warmup_tasks_pending_revocation",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
         rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
@@ -157,26 +183,31 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         let mut n: usize = 9;
         n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
-        n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")?;
-        n += rt::write::array_size(&self.warmup_tasks, true, v, "warmup_tasks")?;
+        n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        n += rt::write::array_size(&self.warmup_tasks, true, v, "warmup_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         n += rt::write::array_size(
             &self.active_tasks_pending_revocation,
             true,
             v,
             "active_tasks_pending_revocation",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
         n += rt::write::array_size(
             &self.standby_tasks_pending_revocation,
             true,
             v,
             "standby_tasks_pending_revocation",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
         n += rt::write::array_size(
             &self.warmup_tasks_pending_revocation,
             true,
             v,
             "warmup_tasks_pending_revocation",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -190,26 +221,36 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         w.i32(self.previous_member_epoch, "previous_member_epoch");
         w.i8(self.state, "state");
         w.array(&self.active_tasks, true, v, "active_tasks");
-        w.array(&self.standby_tasks, true, v, "standby_tasks");
-        w.array(&self.warmup_tasks, true, v, "warmup_tasks");
-        w.array(
-            &self.active_tasks_pending_revocation,
-            true,
-            v,
-            "active_tasks_pending_revocation",
-        );
-        w.array(
-            &self.standby_tasks_pending_revocation,
-            true,
-            v,
-            "standby_tasks_pending_revocation",
-        );
-        w.array(
-            &self.warmup_tasks_pending_revocation,
-            true,
-            v,
-            "warmup_tasks_pending_revocation",
-        );
+        w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
+            w.array(&self.standby_tasks, true, v, "standby_tasks")
+        });
+        w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
+            w.array(&self.warmup_tasks, true, v, "warmup_tasks")
+        });
+        w.renamed(fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths, |w| {
+            w.array(
+                &self.active_tasks_pending_revocation,
+                true,
+                v,
+                "active_tasks_pending_revocation",
+            )
+        });
+        w.renamed(fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths, |w| {
+            w.array(
+                &self.standby_tasks_pending_revocation,
+                true,
+                v,
+                "standby_tasks_pending_revocation",
+            )
+        });
+        w.renamed(fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths, |w| {
+            w.array(
+                &self.warmup_tasks_pending_revocation,
+                true,
+                v,
+                "warmup_tasks_pending_revocation",
+            )
+        });
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
@@ -421,7 +462,8 @@ impl<'a> rt::Message<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `member_epoch`.
     pub const MEMBER_EPOCH: crate::FieldId = 0;
@@ -451,6 +493,46 @@ pub mod fields {
     pub const ACTIVE_TASKS_ASSIGNMENT_EPOCHS: crate::FieldId = 12;
     /// `active_tasks[]._tagged_fields`.
     pub const ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 13;
+    /// `standby_tasks[].subtopology_id`.
+    pub const STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 14;
+    /// `standby_tasks[].partitions`.
+    pub const STANDBY_TASKS_PARTITIONS: crate::FieldId = 15;
+    /// `standby_tasks[].assignment_epochs`.
+    pub const STANDBY_TASKS_ASSIGNMENT_EPOCHS: crate::FieldId = 16;
+    /// `standby_tasks[]._tagged_fields`.
+    pub const STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 17;
+    /// `warmup_tasks[].subtopology_id`.
+    pub const WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 18;
+    /// `warmup_tasks[].partitions`.
+    pub const WARMUP_TASKS_PARTITIONS: crate::FieldId = 19;
+    /// `warmup_tasks[].assignment_epochs`.
+    pub const WARMUP_TASKS_ASSIGNMENT_EPOCHS: crate::FieldId = 20;
+    /// `warmup_tasks[]._tagged_fields`.
+    pub const WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 21;
+    /// `active_tasks_pending_revocation[].subtopology_id`.
+    pub const ACTIVE_TASKS_PENDING_REVOCATION_SUBTOPOLOGY_ID: crate::FieldId = 22;
+    /// `active_tasks_pending_revocation[].partitions`.
+    pub const ACTIVE_TASKS_PENDING_REVOCATION_PARTITIONS: crate::FieldId = 23;
+    /// `active_tasks_pending_revocation[].assignment_epochs`.
+    pub const ACTIVE_TASKS_PENDING_REVOCATION_ASSIGNMENT_EPOCHS: crate::FieldId = 24;
+    /// `active_tasks_pending_revocation[]._tagged_fields`.
+    pub const ACTIVE_TASKS_PENDING_REVOCATION_TAGGED_FIELDS: crate::FieldId = 25;
+    /// `standby_tasks_pending_revocation[].subtopology_id`.
+    pub const STANDBY_TASKS_PENDING_REVOCATION_SUBTOPOLOGY_ID: crate::FieldId = 26;
+    /// `standby_tasks_pending_revocation[].partitions`.
+    pub const STANDBY_TASKS_PENDING_REVOCATION_PARTITIONS: crate::FieldId = 27;
+    /// `standby_tasks_pending_revocation[].assignment_epochs`.
+    pub const STANDBY_TASKS_PENDING_REVOCATION_ASSIGNMENT_EPOCHS: crate::FieldId = 28;
+    /// `standby_tasks_pending_revocation[]._tagged_fields`.
+    pub const STANDBY_TASKS_PENDING_REVOCATION_TAGGED_FIELDS: crate::FieldId = 29;
+    /// `warmup_tasks_pending_revocation[].subtopology_id`.
+    pub const WARMUP_TASKS_PENDING_REVOCATION_SUBTOPOLOGY_ID: crate::FieldId = 30;
+    /// `warmup_tasks_pending_revocation[].partitions`.
+    pub const WARMUP_TASKS_PENDING_REVOCATION_PARTITIONS: crate::FieldId = 31;
+    /// `warmup_tasks_pending_revocation[].assignment_epochs`.
+    pub const WARMUP_TASKS_PENDING_REVOCATION_ASSIGNMENT_EPOCHS: crate::FieldId = 32;
+    /// `warmup_tasks_pending_revocation[]._tagged_fields`.
+    pub const WARMUP_TASKS_PENDING_REVOCATION_TAGGED_FIELDS: crate::FieldId = 33;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "member_epoch",
@@ -467,7 +549,118 @@ pub mod fields {
         "active_tasks[].partitions",
         "active_tasks[].assignment_epochs",
         "active_tasks[]._tagged_fields",
+        "standby_tasks[].subtopology_id",
+        "standby_tasks[].partitions",
+        "standby_tasks[].assignment_epochs",
+        "standby_tasks[]._tagged_fields",
+        "warmup_tasks[].subtopology_id",
+        "warmup_tasks[].partitions",
+        "warmup_tasks[].assignment_epochs",
+        "warmup_tasks[]._tagged_fields",
+        "active_tasks_pending_revocation[].subtopology_id",
+        "active_tasks_pending_revocation[].partitions",
+        "active_tasks_pending_revocation[].assignment_epochs",
+        "active_tasks_pending_revocation[]._tagged_fields",
+        "standby_tasks_pending_revocation[].subtopology_id",
+        "standby_tasks_pending_revocation[].partitions",
+        "standby_tasks_pending_revocation[].assignment_epochs",
+        "standby_tasks_pending_revocation[]._tagged_fields",
+        "warmup_tasks_pending_revocation[].subtopology_id",
+        "warmup_tasks_pending_revocation[].partitions",
+        "warmup_tasks_pending_revocation[].assignment_epochs",
+        "warmup_tasks_pending_revocation[]._tagged_fields",
     ];
+
+    /// `standby_tasks[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_STANDBY_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(10, 14, 4)],
+        paths: &[
+            ("active_tasks[].subtopology_id", "standby_tasks[].subtopology_id"),
+            ("active_tasks[].partitions", "standby_tasks[].partitions"),
+            ("active_tasks[].assignment_epochs", "standby_tasks[].assignment_epochs"),
+            ("active_tasks[]._tagged_fields", "standby_tasks[]._tagged_fields"),
+        ],
+    };
+
+    /// `warmup_tasks[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_WARMUP_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(10, 18, 4)],
+        paths: &[
+            ("active_tasks[].subtopology_id", "warmup_tasks[].subtopology_id"),
+            ("active_tasks[].partitions", "warmup_tasks[].partitions"),
+            ("active_tasks[].assignment_epochs", "warmup_tasks[].assignment_epochs"),
+            ("active_tasks[]._tagged_fields", "warmup_tasks[]._tagged_fields"),
+        ],
+    };
+
+    /// `active_tasks_pending_revocation[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_ACTIVE_TASKS_PENDING_REVOCATION: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(10, 22, 4)],
+        paths: &[
+            (
+                "active_tasks[].subtopology_id",
+                "active_tasks_pending_revocation[].subtopology_id",
+            ),
+            (
+                "active_tasks[].partitions",
+                "active_tasks_pending_revocation[].partitions",
+            ),
+            (
+                "active_tasks[].assignment_epochs",
+                "active_tasks_pending_revocation[].assignment_epochs",
+            ),
+            (
+                "active_tasks[]._tagged_fields",
+                "active_tasks_pending_revocation[]._tagged_fields",
+            ),
+        ],
+    };
+
+    /// `standby_tasks_pending_revocation[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_STANDBY_TASKS_PENDING_REVOCATION: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(10, 26, 4)],
+        paths: &[
+            (
+                "active_tasks[].subtopology_id",
+                "standby_tasks_pending_revocation[].subtopology_id",
+            ),
+            (
+                "active_tasks[].partitions",
+                "standby_tasks_pending_revocation[].partitions",
+            ),
+            (
+                "active_tasks[].assignment_epochs",
+                "standby_tasks_pending_revocation[].assignment_epochs",
+            ),
+            (
+                "active_tasks[]._tagged_fields",
+                "standby_tasks_pending_revocation[]._tagged_fields",
+            ),
+        ],
+    };
+
+    /// `warmup_tasks_pending_revocation[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_WARMUP_TASKS_PENDING_REVOCATION: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(10, 30, 4)],
+        paths: &[
+            (
+                "active_tasks[].subtopology_id",
+                "warmup_tasks_pending_revocation[].subtopology_id",
+            ),
+            (
+                "active_tasks[].partitions",
+                "warmup_tasks_pending_revocation[].partitions",
+            ),
+            (
+                "active_tasks[].assignment_epochs",
+                "warmup_tasks_pending_revocation[].assignment_epochs",
+            ),
+            (
+                "active_tasks[]._tagged_fields",
+                "warmup_tasks_pending_revocation[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -539,7 +732,7 @@ pub mod schema {
             FieldDesc {
                 name: "StandbyTasks",
                 json: "standbyTasks",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_STANDBY_TASKS),
                 array: true,
                 versions: 0x1,
                 nullable: 0x0,
@@ -553,7 +746,7 @@ pub mod schema {
             FieldDesc {
                 name: "WarmupTasks",
                 json: "warmupTasks",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_WARMUP_TASKS),
                 array: true,
                 versions: 0x1,
                 nullable: 0x0,
@@ -567,7 +760,7 @@ pub mod schema {
             FieldDesc {
                 name: "ActiveTasksPendingRevocation",
                 json: "activeTasksPendingRevocation",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_ACTIVE_TASKS_PENDING_REVOCATION),
                 array: true,
                 versions: 0x1,
                 nullable: 0x0,
@@ -581,7 +774,7 @@ pub mod schema {
             FieldDesc {
                 name: "StandbyTasksPendingRevocation",
                 json: "standbyTasksPendingRevocation",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_STANDBY_TASKS_PENDING_REVOCATION),
                 array: true,
                 versions: 0x1,
                 nullable: 0x0,
@@ -595,7 +788,7 @@ pub mod schema {
             FieldDesc {
                 name: "WarmupTasksPendingRevocation",
                 json: "warmupTasksPendingRevocation",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_WARMUP_TASKS_PENDING_REVOCATION),
                 array: true,
                 versions: 0x1,
                 nullable: 0x0,
@@ -656,6 +849,261 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 12,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `standby_tasks[]`.
+    pub static TASK_IDS_AT_STANDBY_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x1,
+        tags_id: 17,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 14,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 15,
+            },
+            FieldDesc {
+                name: "AssignmentEpochs",
+                json: "assignmentEpochs",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x1,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 16,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `warmup_tasks[]`.
+    pub static TASK_IDS_AT_WARMUP_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x1,
+        tags_id: 21,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 18,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 19,
+            },
+            FieldDesc {
+                name: "AssignmentEpochs",
+                json: "assignmentEpochs",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x1,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 20,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `active_tasks_pending_revocation[]`.
+    pub static TASK_IDS_AT_ACTIVE_TASKS_PENDING_REVOCATION: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x1,
+        tags_id: 25,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 22,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 23,
+            },
+            FieldDesc {
+                name: "AssignmentEpochs",
+                json: "assignmentEpochs",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x1,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 24,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `standby_tasks_pending_revocation[]`.
+    pub static TASK_IDS_AT_STANDBY_TASKS_PENDING_REVOCATION: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x1,
+        tags_id: 29,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 26,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 27,
+            },
+            FieldDesc {
+                name: "AssignmentEpochs",
+                json: "assignmentEpochs",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x1,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 28,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `warmup_tasks_pending_revocation[]`.
+    pub static TASK_IDS_AT_WARMUP_TASKS_PENDING_REVOCATION: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x1,
+        tags_id: 33,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 30,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 31,
+            },
+            FieldDesc {
+                name: "AssignmentEpochs",
+                json: "assignmentEpochs",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x1,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 32,
             },
         ],
     };
@@ -744,26 +1192,31 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
             n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
-            n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")?;
-            n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")?;
+            n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+            n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
             n += rt::owned::vec_size(
                 &self.active_tasks_pending_revocation,
                 true,
                 v,
                 "active_tasks_pending_revocation",
-            )?;
+            )
+            .map_err(|e| e.renamed(super::fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths))?;
             n += rt::owned::vec_size(
                 &self.standby_tasks_pending_revocation,
                 true,
                 v,
                 "standby_tasks_pending_revocation",
-            )?;
+            )
+            .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths))?;
             n += rt::owned::vec_size(
                 &self.warmup_tasks_pending_revocation,
                 true,
                 v,
                 "warmup_tasks_pending_revocation",
-            )?;
+            )
+            .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -779,29 +1232,39 @@ pub mod owned {
                 r[8..9].copy_from_slice(&self.state.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
-            rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks");
-            rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks");
-            rt::owned::write_vec(
-                w,
-                &self.active_tasks_pending_revocation,
-                true,
-                v,
-                "active_tasks_pending_revocation",
-            );
-            rt::owned::write_vec(
-                w,
-                &self.standby_tasks_pending_revocation,
-                true,
-                v,
-                "standby_tasks_pending_revocation",
-            );
-            rt::owned::write_vec(
-                w,
-                &self.warmup_tasks_pending_revocation,
-                true,
-                v,
-                "warmup_tasks_pending_revocation",
-            );
+            w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")
+            });
+            w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")
+            });
+            w.renamed(super::fields::ALIAS_ACTIVE_TASKS_PENDING_REVOCATION.paths, |w| {
+                rt::owned::write_vec(
+                    w,
+                    &self.active_tasks_pending_revocation,
+                    true,
+                    v,
+                    "active_tasks_pending_revocation",
+                )
+            });
+            w.renamed(super::fields::ALIAS_STANDBY_TASKS_PENDING_REVOCATION.paths, |w| {
+                rt::owned::write_vec(
+                    w,
+                    &self.standby_tasks_pending_revocation,
+                    true,
+                    v,
+                    "standby_tasks_pending_revocation",
+                )
+            });
+            w.renamed(super::fields::ALIAS_WARMUP_TASKS_PENDING_REVOCATION.paths, |w| {
+                rt::owned::write_vec(
+                    w,
+                    &self.warmup_tasks_pending_revocation,
+                    true,
+                    v,
+                    "warmup_tasks_pending_revocation",
+                )
+            });
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }

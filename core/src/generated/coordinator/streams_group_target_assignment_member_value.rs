@@ -52,8 +52,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
-        let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")?;
-        let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")?;
+        let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             active_tasks,
@@ -72,8 +74,26 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::WARMUP_TASKS, vis, "warmup_tasks")?;
+        rt::visit::array::<TaskIds<'a>, _>(
+            c,
+            true,
+            false,
+            v,
+            fields::STANDBY_TASKS,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
+            "standby_tasks",
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        rt::visit::array::<TaskIds<'a>, _>(
+            c,
+            true,
+            false,
+            v,
+            fields::WARMUP_TASKS,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
+            "warmup_tasks",
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
@@ -82,8 +102,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         let mut n: usize = 0;
         n += rt::write::array_size(&self.active_tasks, true, v, "active_tasks")?;
-        n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")?;
-        n += rt::write::array_size(&self.warmup_tasks, true, v, "warmup_tasks")?;
+        n += rt::write::array_size(&self.standby_tasks, true, v, "standby_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        n += rt::write::array_size(&self.warmup_tasks, true, v, "warmup_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -94,8 +116,12 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(&self.active_tasks, true, v, "active_tasks");
-        w.array(&self.standby_tasks, true, v, "standby_tasks");
-        w.array(&self.warmup_tasks, true, v, "warmup_tasks");
+        w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
+            w.array(&self.standby_tasks, true, v, "standby_tasks")
+        });
+        w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
+            w.array(&self.warmup_tasks, true, v, "warmup_tasks")
+        });
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
@@ -237,7 +263,8 @@ impl<'a> rt::Message<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `active_tasks`.
     pub const ACTIVE_TASKS: crate::FieldId = 0;
@@ -253,6 +280,18 @@ pub mod fields {
     pub const ACTIVE_TASKS_PARTITIONS: crate::FieldId = 5;
     /// `active_tasks[]._tagged_fields`.
     pub const ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `standby_tasks[].subtopology_id`.
+    pub const STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 7;
+    /// `standby_tasks[].partitions`.
+    pub const STANDBY_TASKS_PARTITIONS: crate::FieldId = 8;
+    /// `standby_tasks[]._tagged_fields`.
+    pub const STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `warmup_tasks[].subtopology_id`.
+    pub const WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 10;
+    /// `warmup_tasks[].partitions`.
+    pub const WARMUP_TASKS_PARTITIONS: crate::FieldId = 11;
+    /// `warmup_tasks[]._tagged_fields`.
+    pub const WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 12;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "active_tasks",
@@ -262,7 +301,33 @@ pub mod fields {
         "active_tasks[].subtopology_id",
         "active_tasks[].partitions",
         "active_tasks[]._tagged_fields",
+        "standby_tasks[].subtopology_id",
+        "standby_tasks[].partitions",
+        "standby_tasks[]._tagged_fields",
+        "warmup_tasks[].subtopology_id",
+        "warmup_tasks[].partitions",
+        "warmup_tasks[]._tagged_fields",
     ];
+
+    /// `standby_tasks[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_STANDBY_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(4, 7, 3)],
+        paths: &[
+            ("active_tasks[].subtopology_id", "standby_tasks[].subtopology_id"),
+            ("active_tasks[].partitions", "standby_tasks[].partitions"),
+            ("active_tasks[]._tagged_fields", "standby_tasks[]._tagged_fields"),
+        ],
+    };
+
+    /// `warmup_tasks[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_WARMUP_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(4, 10, 3)],
+        paths: &[
+            ("active_tasks[].subtopology_id", "warmup_tasks[].subtopology_id"),
+            ("active_tasks[].partitions", "warmup_tasks[].partitions"),
+            ("active_tasks[]._tagged_fields", "warmup_tasks[]._tagged_fields"),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -292,7 +357,7 @@ pub mod schema {
             FieldDesc {
                 name: "StandbyTasks",
                 json: "standbyTasks",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_STANDBY_TASKS),
                 array: true,
                 versions: 0x1,
                 nullable: 0x0,
@@ -306,7 +371,7 @@ pub mod schema {
             FieldDesc {
                 name: "WarmupTasks",
                 json: "warmupTasks",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_WARMUP_TASKS),
                 array: true,
                 versions: 0x1,
                 nullable: 0x0,
@@ -353,6 +418,80 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 5,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `standby_tasks[]`.
+    pub static TASK_IDS_AT_STANDBY_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x1,
+        tags_id: 9,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 7,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 8,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `warmup_tasks[]`.
+    pub static TASK_IDS_AT_WARMUP_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x1,
+        tags_id: 12,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 10,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 11,
             },
         ],
     };
@@ -405,8 +544,10 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
-            n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")?;
-            n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")?;
+            n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+            n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -417,8 +558,12 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
-            rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks");
-            rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks");
+            w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")
+            });
+            w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")
+            });
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }

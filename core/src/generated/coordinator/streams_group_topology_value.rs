@@ -155,7 +155,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         let repartition_sink_topics =
             rt::read::array::<&'a str>(c, true, v, "subtopologies[].repartition_sink_topics")?;
         let repartition_source_topics =
-            rt::read::array::<TopicInfo<'a>>(c, true, v, "subtopologies[].repartition_source_topics")?;
+            rt::read::array::<TopicInfo<'a>>(c, true, v, "subtopologies[].repartition_source_topics")
+                .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         let copartition_groups =
             rt::read::array::<CopartitionGroup<'a>>(c, true, v, "subtopologies[].copartition_groups")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "subtopologies[]._tagged_fields")?;
@@ -179,7 +180,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topic_regex")?;
         rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].state_changelog_topics")?;
         rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].repartition_sink_topics")?;
-        rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].repartition_source_topics")?;
+        rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].repartition_source_topics")
+            .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         rt::read::check_array::<CopartitionGroup<'a>>(c, true, false, v, "subtopologies[].copartition_groups")?;
         rt::read::check_tags(c, "subtopologies[]._tagged_fields")?;
         cur.join(local);
@@ -245,15 +247,16 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             vis,
             "subtopologies[].repartition_sink_topics",
         )?;
-        rt::visit::array::<TopicInfo<'a>, V>(
+        rt::visit::array::<TopicInfo<'a>, _>(
             c,
             true,
             false,
             v,
             fields::SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.ids),
             "subtopologies[].repartition_source_topics",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         rt::visit::array::<CopartitionGroup<'a>, V>(
             c,
             true,
@@ -295,7 +298,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             true,
             v,
             "subtopologies[].repartition_source_topics",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         n += rt::write::array_size(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
         {
             let tags = self.unknown_tagged_fields.len();
@@ -321,12 +325,14 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "subtopologies[].repartition_sink_topics",
         );
-        w.array(
-            &self.repartition_source_topics,
-            true,
-            v,
-            "subtopologies[].repartition_source_topics",
-        );
+        w.renamed(fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths, |w| {
+            w.array(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "subtopologies[].repartition_source_topics",
+            )
+        });
         w.array(&self.copartition_groups, true, v, "subtopologies[].copartition_groups");
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
@@ -870,7 +876,8 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyValue<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `epoch`.
     pub const EPOCH: crate::FieldId = 0;
@@ -918,6 +925,22 @@ pub mod fields {
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 21;
     /// `subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields`.
     pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 22;
+    /// `subtopologies[].repartition_source_topics[].name`.
+    pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_NAME: crate::FieldId = 23;
+    /// `subtopologies[].repartition_source_topics[].partitions`.
+    pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_PARTITIONS: crate::FieldId = 24;
+    /// `subtopologies[].repartition_source_topics[].replication_factor`.
+    pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_REPLICATION_FACTOR: crate::FieldId = 25;
+    /// `subtopologies[].repartition_source_topics[].topic_configs`.
+    pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS: crate::FieldId = 26;
+    /// `subtopologies[].repartition_source_topics[]._tagged_fields`.
+    pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TAGGED_FIELDS: crate::FieldId = 27;
+    /// `subtopologies[].repartition_source_topics[].topic_configs[].key`.
+    pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 28;
+    /// `subtopologies[].repartition_source_topics[].topic_configs[].value`.
+    pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 29;
+    /// `subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields`.
+    pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 30;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "epoch",
@@ -943,7 +966,54 @@ pub mod fields {
         "subtopologies[].state_changelog_topics[].topic_configs[].key",
         "subtopologies[].state_changelog_topics[].topic_configs[].value",
         "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+        "subtopologies[].repartition_source_topics[].name",
+        "subtopologies[].repartition_source_topics[].partitions",
+        "subtopologies[].repartition_source_topics[].replication_factor",
+        "subtopologies[].repartition_source_topics[].topic_configs",
+        "subtopologies[].repartition_source_topics[]._tagged_fields",
+        "subtopologies[].repartition_source_topics[].topic_configs[].key",
+        "subtopologies[].repartition_source_topics[].topic_configs[].value",
+        "subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields",
     ];
+
+    /// `subtopologies[].repartition_source_topics[]`: the ids and paths of the `TopicInfo` code, mapped to this field's.
+    pub(crate) static ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(11, 23, 5), (20, 28, 3)],
+        paths: &[
+            (
+                "subtopologies[].state_changelog_topics[].name",
+                "subtopologies[].repartition_source_topics[].name",
+            ),
+            (
+                "subtopologies[].state_changelog_topics[].partitions",
+                "subtopologies[].repartition_source_topics[].partitions",
+            ),
+            (
+                "subtopologies[].state_changelog_topics[].replication_factor",
+                "subtopologies[].repartition_source_topics[].replication_factor",
+            ),
+            (
+                "subtopologies[].state_changelog_topics[].topic_configs",
+                "subtopologies[].repartition_source_topics[].topic_configs",
+            ),
+            (
+                "subtopologies[].state_changelog_topics[]._tagged_fields",
+                "subtopologies[].repartition_source_topics[]._tagged_fields",
+            ),
+            (
+                "subtopologies[].state_changelog_topics[].topic_configs[].key",
+                "subtopologies[].repartition_source_topics[].topic_configs[].key",
+            ),
+            (
+                "subtopologies[].state_changelog_topics[].topic_configs[].value",
+                "subtopologies[].repartition_source_topics[].topic_configs[].value",
+            ),
+            (
+                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+                "subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -1066,7 +1136,7 @@ pub mod schema {
             FieldDesc {
                 name: "RepartitionSourceTopics",
                 json: "repartitionSourceTopics",
-                kind: K::Struct(&TOPIC_INFO),
+                kind: K::Struct(&TOPIC_INFO_AT_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS),
                 array: true,
                 versions: 0x1,
                 nullable: 0x0,
@@ -1246,6 +1316,108 @@ pub mod schema {
             },
         ],
     };
+
+    /// `TopicInfo` at `subtopologies[].repartition_source_topics[]`.
+    pub static TOPIC_INFO_AT_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: StructDesc = StructDesc {
+        name: "TopicInfo",
+        flexible: 0x1,
+        tags_id: 27,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 23,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 24,
+            },
+            FieldDesc {
+                name: "ReplicationFactor",
+                json: "replicationFactor",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 25,
+            },
+            FieldDesc {
+                name: "TopicConfigs",
+                json: "topicConfigs",
+                kind: K::Struct(&TOPIC_CONFIG_AT_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 26,
+            },
+        ],
+    };
+
+    /// `TopicConfig` at `subtopologies[].repartition_source_topics[].topic_configs[]`.
+    pub static TOPIC_CONFIG_AT_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS: StructDesc = StructDesc {
+        name: "TopicConfig",
+        flexible: 0x1,
+        tags_id: 30,
+        fields: &[
+            FieldDesc {
+                name: "key",
+                json: "key",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 28,
+            },
+            FieldDesc {
+                name: "value",
+                json: "value",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 29,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
@@ -1382,7 +1554,8 @@ pub mod owned {
                 true,
                 v,
                 "subtopologies[].repartition_source_topics",
-            )?;
+            )
+            .map_err(|e| e.renamed(super::fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
             n += rt::owned::vec_size(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
             {
                 let tags = self.unknown_tagged_fields.len();
@@ -1417,12 +1590,17 @@ pub mod owned {
                 v,
                 "subtopologies[].repartition_sink_topics",
             );
-            rt::owned::write_vec(
-                w,
-                &self.repartition_source_topics,
-                true,
-                v,
-                "subtopologies[].repartition_source_topics",
+            w.renamed(
+                super::fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+                |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.repartition_source_topics,
+                        true,
+                        v,
+                        "subtopologies[].repartition_source_topics",
+                    )
+                },
             );
             rt::owned::write_vec(
                 w,

@@ -103,7 +103,8 @@ impl<'a> rt::Message<'a> for TransactionLogKey<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `transactional_id`.
     pub const TRANSACTIONAL_ID: crate::FieldId = 0;

@@ -323,7 +323,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             verify_only = false;
         }
         let topics = if v >= 4 {
-            rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v, "transactions[].topics")?
+            rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v, "transactions[].topics")
+                .map_err(|e| e.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths))?
         } else {
             rt::Array::EMPTY
         };
@@ -363,7 +364,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             }
         }
         if v >= 4 {
-            rt::read::check_array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, false, v, "transactions[].topics")?;
+            rt::read::check_array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, false, v, "transactions[].topics")
+                .map_err(|e| e.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
         }
         if v >= 3 {
             rt::read::check_tags(c, "transactions[]._tagged_fields")?;
@@ -421,15 +423,16 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             );
         }
         if v >= 4 {
-            rt::visit::array::<AddPartitionsToTxnTopic<'a>, V>(
+            rt::visit::array::<AddPartitionsToTxnTopic<'a>, _>(
                 c,
                 v >= 3,
                 false,
                 v,
                 fields::TRANSACTIONS_TOPICS,
-                vis,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_TRANSACTIONS_TOPICS.ids),
                 "transactions[].topics",
-            )?;
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
         }
         if v >= 3 {
             rt::visit::tags_only(
@@ -470,7 +473,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             return Err(rt::write::not_in_version("transactions[].verify_only"));
         }
         if v >= 4 {
-            n += rt::write::array_size(&self.topics, v >= 3, v, "transactions[].topics")?;
+            n += rt::write::array_size(&self.topics, v >= 3, v, "transactions[].topics")
+                .map_err(|e| e.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
         }
         if v <= 3 && !self.topics.is_empty() {
             return Err(rt::write::not_in_version("transactions[].topics"));
@@ -516,7 +520,9 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             w.bool(self.verify_only, "transactions[].verify_only");
         }
         if v >= 4 {
-            w.array(&self.topics, v >= 3, v, "transactions[].topics");
+            w.renamed(fields::ALIAS_TRANSACTIONS_TOPICS.paths, |w| {
+                w.array(&self.topics, v >= 3, v, "transactions[].topics")
+            });
         }
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -681,7 +687,8 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnRequest<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `transactions`.
     pub const TRANSACTIONS: crate::FieldId = 0;
@@ -713,6 +720,12 @@ pub mod fields {
     pub const V3_AND_BELOW_TOPICS_PARTITIONS: crate::FieldId = 13;
     /// `v3_and_below_topics[]._tagged_fields`.
     pub const V3_AND_BELOW_TOPICS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// `transactions[].topics[].name`.
+    pub const TRANSACTIONS_TOPICS_NAME: crate::FieldId = 15;
+    /// `transactions[].topics[].partitions`.
+    pub const TRANSACTIONS_TOPICS_PARTITIONS: crate::FieldId = 16;
+    /// `transactions[].topics[]._tagged_fields`.
+    pub const TRANSACTIONS_TOPICS_TAGGED_FIELDS: crate::FieldId = 17;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "transactions",
@@ -730,7 +743,23 @@ pub mod fields {
         "v3_and_below_topics[].name",
         "v3_and_below_topics[].partitions",
         "v3_and_below_topics[]._tagged_fields",
+        "transactions[].topics[].name",
+        "transactions[].topics[].partitions",
+        "transactions[].topics[]._tagged_fields",
     ];
+
+    /// `transactions[].topics[]`: the ids and paths of the `AddPartitionsToTxnTopic` code, mapped to this field's.
+    pub(crate) static ALIAS_TRANSACTIONS_TOPICS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(12, 15, 3)],
+        paths: &[
+            ("v3_and_below_topics[].name", "transactions[].topics[].name"),
+            ("v3_and_below_topics[].partitions", "transactions[].topics[].partitions"),
+            (
+                "v3_and_below_topics[]._tagged_fields",
+                "transactions[].topics[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -881,7 +910,7 @@ pub mod schema {
             FieldDesc {
                 name: "Topics",
                 json: "topics",
-                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_TOPIC),
+                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_TOPIC_AT_TRANSACTIONS_TOPICS),
                 array: true,
                 versions: 0x30,
                 nullable: 0x0,
@@ -928,6 +957,43 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 13,
+            },
+        ],
+    };
+
+    /// `AddPartitionsToTxnTopic` at `transactions[].topics[]`.
+    pub static ADD_PARTITIONS_TO_TXN_TOPIC_AT_TRANSACTIONS_TOPICS: StructDesc = StructDesc {
+        name: "AddPartitionsToTxnTopic",
+        flexible: 0x38,
+        tags_id: 17,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+                id: 15,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+                id: 16,
             },
         ],
     };
@@ -1149,7 +1215,8 @@ pub mod owned {
                 return Err(rt::write::not_in_version("transactions[].verify_only"));
             }
             if v >= 4 {
-                n += rt::owned::vec_size(&self.topics, v >= 3, v, "transactions[].topics")?;
+                n += rt::owned::vec_size(&self.topics, v >= 3, v, "transactions[].topics")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TRANSACTIONS_TOPICS.paths))?;
             }
             if v <= 3 && !self.topics.is_empty() {
                 return Err(rt::write::not_in_version("transactions[].topics"));
@@ -1194,7 +1261,9 @@ pub mod owned {
                 }
             }
             if v >= 4 {
-                rt::owned::write_vec(w, &self.topics, v >= 3, v, "transactions[].topics");
+                w.renamed(super::fields::ALIAS_TRANSACTIONS_TOPICS.paths, |w| {
+                    rt::owned::write_vec(w, &self.topics, v >= 3, v, "transactions[].topics")
+                });
             }
             if v >= 3 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())

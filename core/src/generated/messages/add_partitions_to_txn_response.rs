@@ -232,12 +232,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
             ""
         };
         let topic_results = if v >= 4 {
-            rt::read::array::<AddPartitionsToTxnTopicResult<'a>>(
-                c,
-                v >= 3,
-                v,
-                "results_by_transaction[].topic_results",
-            )?
+            rt::read::array::<AddPartitionsToTxnTopicResult<'a>>(c, v >= 3, v, "results_by_transaction[].topic_results")
+                .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?
         } else {
             rt::Array::EMPTY
         };
@@ -266,7 +262,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
                 false,
                 v,
                 "results_by_transaction[].topic_results",
-            )?;
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
         }
         if v >= 3 {
             rt::read::check_tags(c, "results_by_transaction[]._tagged_fields")?;
@@ -302,15 +299,16 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
             );
         }
         if v >= 4 {
-            rt::visit::array::<AddPartitionsToTxnTopicResult<'a>, V>(
+            rt::visit::array::<AddPartitionsToTxnTopicResult<'a>, _>(
                 c,
                 v >= 3,
                 false,
                 v,
                 fields::RESULTS_BY_TRANSACTION_TOPIC_RESULTS,
-                vis,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.ids),
                 "results_by_transaction[].topic_results",
-            )?;
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
         }
         if v >= 3 {
             rt::visit::tags_only(
@@ -337,7 +335,8 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
             return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
         }
         if v >= 4 {
-            n += rt::write::array_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")?;
+            n += rt::write::array_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
+                .map_err(|e| e.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
         }
         if v <= 3 && !self.topic_results.is_empty() {
             return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
@@ -371,7 +370,9 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
             );
         }
         if v >= 4 {
-            w.array(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results");
+            w.renamed(fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths, |w| {
+                w.array(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
+            });
         }
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -746,7 +747,8 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnResponse<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `throttle_time_ms`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
@@ -776,6 +778,18 @@ pub mod fields {
     pub const RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_ERROR_CODE: crate::FieldId = 12;
     /// `results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields`.
     pub const RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_TAGGED_FIELDS: crate::FieldId = 13;
+    /// `results_by_transaction[].topic_results[].name`.
+    pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_NAME: crate::FieldId = 14;
+    /// `results_by_transaction[].topic_results[].results_by_partition`.
+    pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_RESULTS_BY_PARTITION: crate::FieldId = 15;
+    /// `results_by_transaction[].topic_results[]._tagged_fields`.
+    pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_TAGGED_FIELDS: crate::FieldId = 16;
+    /// `results_by_transaction[].topic_results[].results_by_partition[].partition_index`.
+    pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_RESULTS_BY_PARTITION_PARTITION_INDEX: crate::FieldId = 17;
+    /// `results_by_transaction[].topic_results[].results_by_partition[].partition_error_code`.
+    pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_RESULTS_BY_PARTITION_PARTITION_ERROR_CODE: crate::FieldId = 18;
+    /// `results_by_transaction[].topic_results[].results_by_partition[]._tagged_fields`.
+    pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS_RESULTS_BY_PARTITION_TAGGED_FIELDS: crate::FieldId = 19;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "throttle_time_ms",
@@ -792,7 +806,44 @@ pub mod fields {
         "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
         "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
         "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+        "results_by_transaction[].topic_results[].name",
+        "results_by_transaction[].topic_results[].results_by_partition",
+        "results_by_transaction[].topic_results[]._tagged_fields",
+        "results_by_transaction[].topic_results[].results_by_partition[].partition_index",
+        "results_by_transaction[].topic_results[].results_by_partition[].partition_error_code",
+        "results_by_transaction[].topic_results[].results_by_partition[]._tagged_fields",
     ];
+
+    /// `results_by_transaction[].topic_results[]`: the ids and paths of the `AddPartitionsToTxnTopicResult` code, mapped to this field's.
+    pub(crate) static ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(8, 14, 3), (11, 17, 3)],
+        paths: &[
+            (
+                "results_by_topic_v3_and_below[].name",
+                "results_by_transaction[].topic_results[].name",
+            ),
+            (
+                "results_by_topic_v3_and_below[].results_by_partition",
+                "results_by_transaction[].topic_results[].results_by_partition",
+            ),
+            (
+                "results_by_topic_v3_and_below[]._tagged_fields",
+                "results_by_transaction[].topic_results[]._tagged_fields",
+            ),
+            (
+                "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+                "results_by_transaction[].topic_results[].results_by_partition[].partition_index",
+            ),
+            (
+                "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
+                "results_by_transaction[].topic_results[].results_by_partition[].partition_error_code",
+            ),
+            (
+                "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                "results_by_transaction[].topic_results[].results_by_partition[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -887,7 +938,7 @@ pub mod schema {
             FieldDesc {
                 name: "TopicResults",
                 json: "topicResults",
-                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_TOPIC_RESULT),
+                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_TOPIC_RESULT_AT_RESULTS_BY_TRANSACTION_TOPIC_RESULTS),
                 array: true,
                 versions: 0x30,
                 nullable: 0x0,
@@ -971,6 +1022,55 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 12,
+            },
+        ],
+    };
+
+    /// `AddPartitionsToTxnTopicResult` at `results_by_transaction[].topic_results[]`.
+    pub static ADD_PARTITIONS_TO_TXN_TOPIC_RESULT_AT_RESULTS_BY_TRANSACTION_TOPIC_RESULTS: StructDesc = StructDesc {
+        name: "AddPartitionsToTxnTopicResult",
+        flexible: 0x38,
+        tags_id: 16,
+        fields: &[
+            FieldDesc { name: "Name", json: "name", kind: K::String, array: false, versions: 0x3f, nullable: 0x0, tagged: 0x0, tag: 0, compact: 0x38, ignorable: false, default: D::Zero, id: 14 },
+            FieldDesc { name: "ResultsByPartition", json: "resultsByPartition", kind: K::Struct(&ADD_PARTITIONS_TO_TXN_PARTITION_RESULT_AT_RESULTS_BY_TRANSACTION_TOPIC_RESULTS_RESULTS_BY_PARTITION), array: true, versions: 0x3f, nullable: 0x0, tagged: 0x0, tag: 0, compact: 0x38, ignorable: false, default: D::Zero, id: 15 },
+        ],
+    };
+
+    /// `AddPartitionsToTxnPartitionResult` at `results_by_transaction[].topic_results[].results_by_partition[]`.
+    pub static ADD_PARTITIONS_TO_TXN_PARTITION_RESULT_AT_RESULTS_BY_TRANSACTION_TOPIC_RESULTS_RESULTS_BY_PARTITION:
+        StructDesc = StructDesc {
+        name: "AddPartitionsToTxnPartitionResult",
+        flexible: 0x38,
+        tags_id: 19,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+                id: 17,
+            },
+            FieldDesc {
+                name: "PartitionErrorCode",
+                json: "partitionErrorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+                id: 18,
             },
         ],
     };
@@ -1136,7 +1236,8 @@ pub mod owned {
                 return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
             }
             if v >= 4 {
-                n += rt::owned::vec_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")?;
+                n += rt::owned::vec_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?;
             }
             if v <= 3 && !self.topic_results.is_empty() {
                 return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
@@ -1171,13 +1272,15 @@ pub mod owned {
                 );
             }
             if v >= 4 {
-                rt::owned::write_vec(
-                    w,
-                    &self.topic_results,
-                    v >= 3,
-                    v,
-                    "results_by_transaction[].topic_results",
-                );
+                w.renamed(super::fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths, |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.topic_results,
+                        v >= 3,
+                        v,
+                        "results_by_transaction[].topic_results",
+                    )
+                });
             }
             if v >= 3 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())

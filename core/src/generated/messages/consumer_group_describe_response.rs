@@ -363,7 +363,8 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             rt::read::array::<&'a str>(c, true, v, "groups[].members[].subscribed_topic_names")?;
         let subscribed_topic_regex = rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
         let assignment = <Assignment as rt::Struct>::read(c, v)?;
-        let target_assignment = <Assignment as rt::Struct>::read(c, v)?;
+        let target_assignment = <Assignment as rt::Struct>::read(c, v)
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
         let member_type = if v >= 1 {
             rt::read::i8(c, "groups[].members[].member_type")?
         } else {
@@ -398,7 +399,8 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         rt::read::check_array::<&'a str>(c, true, false, v, "groups[].members[].subscribed_topic_names")?;
         rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?;
         <Assignment as rt::Struct>::check(c, v)?;
-        <Assignment as rt::Struct>::check(c, v)?;
+        <Assignment as rt::Struct>::check(c, v)
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
         if v >= 1 {
             rt::read::i8(c, "groups[].members[].member_type")?;
         }
@@ -472,7 +474,14 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         let present = true;
         rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_ASSIGNMENT, vis)?;
         let present = true;
-        rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_TARGET_ASSIGNMENT, vis)?;
+        rt::visit::struct_field::<Assignment<'a>, _>(
+            c,
+            present,
+            v,
+            fields::GROUPS_MEMBERS_TARGET_ASSIGNMENT,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.ids),
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
         if v >= 1 {
             vis.i8(
                 fields::GROUPS_MEMBERS_MEMBER_TYPE,
@@ -509,7 +518,8 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             "groups[].members[].subscribed_topic_regex",
         )?;
         n += rt::Struct::size(&self.assignment, v)?;
-        n += rt::Struct::size(&self.target_assignment, v)?;
+        n += rt::Struct::size(&self.target_assignment, v)
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
         if v >= 1 {
             n += 1;
         }
@@ -541,7 +551,9 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             "groups[].members[].subscribed_topic_regex",
         );
         rt::Struct::write(&self.assignment, w, v);
-        rt::Struct::write(&self.target_assignment, w, v);
+        w.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths, |w| {
+            rt::Struct::write(&self.target_assignment, w, v)
+        });
         if v >= 1 {
             w.i8(self.member_type, "groups[].members[].member_type");
         }
@@ -861,7 +873,8 @@ impl<'a> rt::Message<'a> for ConsumerGroupDescribeResponse<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `throttle_time_ms`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
@@ -925,6 +938,18 @@ pub mod fields {
     pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 29;
     /// `groups[].members[].assignment.topic_partitions[]._tagged_fields`.
     pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 30;
+    /// `groups[].members[].target_assignment.topic_partitions`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_TOPIC_PARTITIONS: crate::FieldId = 31;
+    /// `groups[].members[].target_assignment._tagged_fields`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_TAGGED_FIELDS: crate::FieldId = 32;
+    /// `groups[].members[].target_assignment.topic_partitions[].topic_id`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID: crate::FieldId = 33;
+    /// `groups[].members[].target_assignment.topic_partitions[].topic_name`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_NAME: crate::FieldId = 34;
+    /// `groups[].members[].target_assignment.topic_partitions[].partitions`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 35;
+    /// `groups[].members[].target_assignment.topic_partitions[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 36;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "throttle_time_ms",
@@ -958,7 +983,44 @@ pub mod fields {
         "groups[].members[].assignment.topic_partitions[].topic_name",
         "groups[].members[].assignment.topic_partitions[].partitions",
         "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+        "groups[].members[].target_assignment.topic_partitions",
+        "groups[].members[].target_assignment._tagged_fields",
+        "groups[].members[].target_assignment.topic_partitions[].topic_id",
+        "groups[].members[].target_assignment.topic_partitions[].topic_name",
+        "groups[].members[].target_assignment.topic_partitions[].partitions",
+        "groups[].members[].target_assignment.topic_partitions[]._tagged_fields",
     ];
+
+    /// `groups[].members[].target_assignment`: the ids and paths of the `Assignment` code, mapped to this field's.
+    pub(crate) static ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(25, 31, 2), (27, 33, 4)],
+        paths: &[
+            (
+                "groups[].members[].assignment.topic_partitions",
+                "groups[].members[].target_assignment.topic_partitions",
+            ),
+            (
+                "groups[].members[].assignment._tagged_fields",
+                "groups[].members[].target_assignment._tagged_fields",
+            ),
+            (
+                "groups[].members[].assignment.topic_partitions[].topic_id",
+                "groups[].members[].target_assignment.topic_partitions[].topic_id",
+            ),
+            (
+                "groups[].members[].assignment.topic_partitions[].topic_name",
+                "groups[].members[].target_assignment.topic_partitions[].topic_name",
+            ),
+            (
+                "groups[].members[].assignment.topic_partitions[].partitions",
+                "groups[].members[].target_assignment.topic_partitions[].partitions",
+            ),
+            (
+                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+                "groups[].members[].target_assignment.topic_partitions[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -1272,7 +1334,7 @@ pub mod schema {
             FieldDesc {
                 name: "TargetAssignment",
                 json: "targetAssignment",
-                kind: K::Struct(&ASSIGNMENT),
+                kind: K::Struct(&ASSIGNMENT_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT),
                 array: false,
                 versions: 0x3,
                 nullable: 0x0,
@@ -1368,6 +1430,78 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 29,
+            },
+        ],
+    };
+
+    /// `Assignment` at `groups[].members[].target_assignment`.
+    pub static ASSIGNMENT_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT: StructDesc = StructDesc {
+        name: "Assignment",
+        flexible: 0x3,
+        tags_id: 32,
+        fields: &[FieldDesc {
+            name: "TopicPartitions",
+            json: "topicPartitions",
+            kind: K::Struct(&TOPIC_PARTITIONS_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT_TOPIC_PARTITIONS),
+            array: true,
+            versions: 0x3,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x3,
+            ignorable: false,
+            default: D::Zero,
+            id: 31,
+        }],
+    };
+
+    /// `TopicPartitions` at `groups[].members[].target_assignment.topic_partitions[]`.
+    pub static TOPIC_PARTITIONS_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT_TOPIC_PARTITIONS: StructDesc = StructDesc {
+        name: "TopicPartitions",
+        flexible: 0x3,
+        tags_id: 36,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 33,
+            },
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 34,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 35,
             },
         ],
     };
@@ -1627,7 +1761,8 @@ pub mod owned {
                 "groups[].members[].subscribed_topic_regex",
             )?;
             n += rt::OwnedStruct::size(&self.assignment, v)?;
-            n += rt::OwnedStruct::size(&self.target_assignment, v)?;
+            n += rt::OwnedStruct::size(&self.target_assignment, v)
+                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
             if v >= 1 {
                 n += 1;
             }
@@ -1666,7 +1801,9 @@ pub mod owned {
                 "groups[].members[].subscribed_topic_regex",
             );
             rt::OwnedStruct::write(&self.assignment, w, v);
-            rt::OwnedStruct::write(&self.target_assignment, w, v);
+            w.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths, |w| {
+                rt::OwnedStruct::write(&self.target_assignment, w, v)
+            });
             if v >= 1 && self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("groups[].members[].member_type") {
                     r[0..1].copy_from_slice(&self.member_type.to_be_bytes());

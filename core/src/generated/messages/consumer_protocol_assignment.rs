@@ -228,7 +228,8 @@ impl<'a> rt::Message<'a> for ConsumerProtocolAssignment<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `assigned_partitions`.
     pub const ASSIGNED_PARTITIONS: crate::FieldId = 0;

@@ -147,7 +147,8 @@ impl<'a> rt::Message<'a> for DescribeGroupsRequest<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `groups`.
     pub const GROUPS: crate::FieldId = 0;

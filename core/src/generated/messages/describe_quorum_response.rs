@@ -478,7 +478,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let leader_epoch = rt::read::i32_at::<16, 4>(&r);
         let high_watermark = rt::read::i64_at::<16, 8>(&r);
         let current_voters = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].current_voters")?;
-        let observers = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].observers")?;
+        let observers = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].observers")
+            .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?;
         Ok(Self {
             partition_index,
@@ -518,7 +519,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             }
         }
         rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].current_voters")?;
-        rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].observers")?;
+        rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].observers")
+            .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
         rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
         cur.join(local);
         Ok(())
@@ -579,15 +581,16 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             vis,
             "topics[].partitions[].current_voters",
         )?;
-        rt::visit::array::<ReplicaState<'a>, V>(
+        rt::visit::array::<ReplicaState<'a>, _>(
             c,
             true,
             false,
             v,
             fields::TOPICS_PARTITIONS_OBSERVERS,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.ids),
             "topics[].partitions[].observers",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
         rt::visit::tags_only(
             c,
             fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
@@ -604,7 +607,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             n += rt::write::opt_str_size(self.error_message, true, v >= 2, "topics[].partitions[].error_message")?;
         }
         n += rt::write::array_size(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
-        n += rt::write::array_size(&self.observers, true, v, "topics[].partitions[].observers")?;
+        n += rt::write::array_size(&self.observers, true, v, "topics[].partitions[].observers")
+            .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -623,7 +627,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
         w.array(&self.current_voters, true, v, "topics[].partitions[].current_voters");
-        w.array(&self.observers, true, v, "topics[].partitions[].observers");
+        w.renamed(fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths, |w| {
+            w.array(&self.observers, true, v, "topics[].partitions[].observers")
+        });
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
@@ -1061,7 +1067,8 @@ impl<'a> rt::Message<'a> for DescribeQuorumResponse<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `error_code`.
     pub const ERROR_CODE: crate::FieldId = 0;
@@ -1123,6 +1130,18 @@ pub mod fields {
     pub const TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_CAUGHT_UP_TIMESTAMP: crate::FieldId = 28;
     /// `topics[].partitions[].current_voters[]._tagged_fields`.
     pub const TOPICS_PARTITIONS_CURRENT_VOTERS_TAGGED_FIELDS: crate::FieldId = 29;
+    /// `topics[].partitions[].observers[].replica_id`.
+    pub const TOPICS_PARTITIONS_OBSERVERS_REPLICA_ID: crate::FieldId = 30;
+    /// `topics[].partitions[].observers[].replica_directory_id`.
+    pub const TOPICS_PARTITIONS_OBSERVERS_REPLICA_DIRECTORY_ID: crate::FieldId = 31;
+    /// `topics[].partitions[].observers[].log_end_offset`.
+    pub const TOPICS_PARTITIONS_OBSERVERS_LOG_END_OFFSET: crate::FieldId = 32;
+    /// `topics[].partitions[].observers[].last_fetch_timestamp`.
+    pub const TOPICS_PARTITIONS_OBSERVERS_LAST_FETCH_TIMESTAMP: crate::FieldId = 33;
+    /// `topics[].partitions[].observers[].last_caught_up_timestamp`.
+    pub const TOPICS_PARTITIONS_OBSERVERS_LAST_CAUGHT_UP_TIMESTAMP: crate::FieldId = 34;
+    /// `topics[].partitions[].observers[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_OBSERVERS_TAGGED_FIELDS: crate::FieldId = 35;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "error_code",
@@ -1155,7 +1174,44 @@ pub mod fields {
         "topics[].partitions[].current_voters[].last_fetch_timestamp",
         "topics[].partitions[].current_voters[].last_caught_up_timestamp",
         "topics[].partitions[].current_voters[]._tagged_fields",
+        "topics[].partitions[].observers[].replica_id",
+        "topics[].partitions[].observers[].replica_directory_id",
+        "topics[].partitions[].observers[].log_end_offset",
+        "topics[].partitions[].observers[].last_fetch_timestamp",
+        "topics[].partitions[].observers[].last_caught_up_timestamp",
+        "topics[].partitions[].observers[]._tagged_fields",
     ];
+
+    /// `topics[].partitions[].observers[]`: the ids and paths of the `ReplicaState` code, mapped to this field's.
+    pub(crate) static ALIAS_TOPICS_PARTITIONS_OBSERVERS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(24, 30, 6)],
+        paths: &[
+            (
+                "topics[].partitions[].current_voters[].replica_id",
+                "topics[].partitions[].observers[].replica_id",
+            ),
+            (
+                "topics[].partitions[].current_voters[].replica_directory_id",
+                "topics[].partitions[].observers[].replica_directory_id",
+            ),
+            (
+                "topics[].partitions[].current_voters[].log_end_offset",
+                "topics[].partitions[].observers[].log_end_offset",
+            ),
+            (
+                "topics[].partitions[].current_voters[].last_fetch_timestamp",
+                "topics[].partitions[].observers[].last_fetch_timestamp",
+            ),
+            (
+                "topics[].partitions[].current_voters[].last_caught_up_timestamp",
+                "topics[].partitions[].observers[].last_caught_up_timestamp",
+            ),
+            (
+                "topics[].partitions[].current_voters[]._tagged_fields",
+                "topics[].partitions[].observers[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -1408,7 +1464,7 @@ pub mod schema {
             FieldDesc {
                 name: "Observers",
                 json: "observers",
-                kind: K::Struct(&REPLICA_STATE),
+                kind: K::Struct(&REPLICA_STATE_AT_TOPICS_PARTITIONS_OBSERVERS),
                 array: true,
                 versions: 0x7,
                 nullable: 0x0,
@@ -1548,6 +1604,85 @@ pub mod schema {
                 ignorable: true,
                 default: D::Int(-1),
                 id: 28,
+            },
+        ],
+    };
+
+    /// `ReplicaState` at `topics[].partitions[].observers[]`.
+    pub static REPLICA_STATE_AT_TOPICS_PARTITIONS_OBSERVERS: StructDesc = StructDesc {
+        name: "ReplicaState",
+        flexible: 0x7,
+        tags_id: 35,
+        fields: &[
+            FieldDesc {
+                name: "ReplicaId",
+                json: "replicaId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+                id: 30,
+            },
+            FieldDesc {
+                name: "ReplicaDirectoryId",
+                json: "replicaDirectoryId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x4,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+                id: 31,
+            },
+            FieldDesc {
+                name: "LogEndOffset",
+                json: "logEndOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+                id: 32,
+            },
+            FieldDesc {
+                name: "LastFetchTimestamp",
+                json: "lastFetchTimestamp",
+                kind: K::Int64,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: true,
+                default: D::Int(-1),
+                id: 33,
+            },
+            FieldDesc {
+                name: "LastCaughtUpTimestamp",
+                json: "lastCaughtUpTimestamp",
+                kind: K::Int64,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: true,
+                default: D::Int(-1),
+                id: 34,
             },
         ],
     };
@@ -1834,7 +1969,8 @@ pub mod owned {
                 )?;
             }
             n += rt::owned::vec_size(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
-            n += rt::owned::vec_size(&self.observers, true, v, "topics[].partitions[].observers")?;
+            n += rt::owned::vec_size(&self.observers, true, v, "topics[].partitions[].observers")
+                .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -1863,7 +1999,9 @@ pub mod owned {
                 r[8..16].copy_from_slice(&self.high_watermark.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.current_voters, true, v, "topics[].partitions[].current_voters");
-            rt::owned::write_vec(w, &self.observers, true, v, "topics[].partitions[].observers");
+            w.renamed(super::fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths, |w| {
+                rt::owned::write_vec(w, &self.observers, true, v, "topics[].partitions[].observers")
+            });
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }

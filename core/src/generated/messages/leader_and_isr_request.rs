@@ -703,7 +703,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
             rt::Uuid::nil()
         };
         let partition_states = if v >= 2 {
-            rt::read::array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v, "topic_states[].partition_states")?
+            rt::read::array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v, "topic_states[].partition_states")
+                .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
         } else {
             rt::Array::EMPTY
         };
@@ -737,7 +738,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
                 false,
                 v,
                 "topic_states[].partition_states",
-            )?;
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
         }
         if v >= 4 {
             rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
@@ -783,15 +785,16 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
             );
         }
         if v >= 2 {
-            rt::visit::array::<LeaderAndIsrPartitionState<'a>, V>(
+            rt::visit::array::<LeaderAndIsrPartitionState<'a>, _>(
                 c,
                 v >= 4,
                 false,
                 v,
                 fields::TOPIC_STATES_PARTITION_STATES,
-                vis,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.ids),
                 "topic_states[].partition_states",
-            )?;
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
         }
         if v >= 4 {
             rt::visit::tags_only(
@@ -817,7 +820,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
             n += 16;
         }
         if v >= 2 {
-            n += rt::write::array_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
+            n += rt::write::array_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")
+                .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
         }
         if v <= 1 && !self.partition_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].partition_states"));
@@ -848,7 +852,9 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
             w.uuid(self.topic_id, "topic_states[].topic_id");
         }
         if v >= 2 {
-            w.array(&self.partition_states, v >= 4, v, "topic_states[].partition_states");
+            w.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths, |w| {
+                w.array(&self.partition_states, v >= 4, v, "topic_states[].partition_states")
+            });
         }
         if v >= 4 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -1010,7 +1016,8 @@ impl<'a> rt::Message<'a> for LeaderAndIsrRequest<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `controller_id`.
     pub const CONTROLLER_ID: crate::FieldId = 0;
@@ -1072,6 +1079,32 @@ pub mod fields {
     pub const LIVE_LEADERS_PORT: crate::FieldId = 28;
     /// `live_leaders[]._tagged_fields`.
     pub const LIVE_LEADERS_TAGGED_FIELDS: crate::FieldId = 29;
+    /// `topic_states[].partition_states[].topic_name`.
+    pub const TOPIC_STATES_PARTITION_STATES_TOPIC_NAME: crate::FieldId = 30;
+    /// `topic_states[].partition_states[].partition_index`.
+    pub const TOPIC_STATES_PARTITION_STATES_PARTITION_INDEX: crate::FieldId = 31;
+    /// `topic_states[].partition_states[].controller_epoch`.
+    pub const TOPIC_STATES_PARTITION_STATES_CONTROLLER_EPOCH: crate::FieldId = 32;
+    /// `topic_states[].partition_states[].leader`.
+    pub const TOPIC_STATES_PARTITION_STATES_LEADER: crate::FieldId = 33;
+    /// `topic_states[].partition_states[].leader_epoch`.
+    pub const TOPIC_STATES_PARTITION_STATES_LEADER_EPOCH: crate::FieldId = 34;
+    /// `topic_states[].partition_states[].isr`.
+    pub const TOPIC_STATES_PARTITION_STATES_ISR: crate::FieldId = 35;
+    /// `topic_states[].partition_states[].partition_epoch`.
+    pub const TOPIC_STATES_PARTITION_STATES_PARTITION_EPOCH: crate::FieldId = 36;
+    /// `topic_states[].partition_states[].replicas`.
+    pub const TOPIC_STATES_PARTITION_STATES_REPLICAS: crate::FieldId = 37;
+    /// `topic_states[].partition_states[].adding_replicas`.
+    pub const TOPIC_STATES_PARTITION_STATES_ADDING_REPLICAS: crate::FieldId = 38;
+    /// `topic_states[].partition_states[].removing_replicas`.
+    pub const TOPIC_STATES_PARTITION_STATES_REMOVING_REPLICAS: crate::FieldId = 39;
+    /// `topic_states[].partition_states[].is_new`.
+    pub const TOPIC_STATES_PARTITION_STATES_IS_NEW: crate::FieldId = 40;
+    /// `topic_states[].partition_states[].leader_recovery_state`.
+    pub const TOPIC_STATES_PARTITION_STATES_LEADER_RECOVERY_STATE: crate::FieldId = 41;
+    /// `topic_states[].partition_states[]._tagged_fields`.
+    pub const TOPIC_STATES_PARTITION_STATES_TAGGED_FIELDS: crate::FieldId = 42;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "controller_id",
@@ -1104,7 +1137,79 @@ pub mod fields {
         "live_leaders[].host_name",
         "live_leaders[].port",
         "live_leaders[]._tagged_fields",
+        "topic_states[].partition_states[].topic_name",
+        "topic_states[].partition_states[].partition_index",
+        "topic_states[].partition_states[].controller_epoch",
+        "topic_states[].partition_states[].leader",
+        "topic_states[].partition_states[].leader_epoch",
+        "topic_states[].partition_states[].isr",
+        "topic_states[].partition_states[].partition_epoch",
+        "topic_states[].partition_states[].replicas",
+        "topic_states[].partition_states[].adding_replicas",
+        "topic_states[].partition_states[].removing_replicas",
+        "topic_states[].partition_states[].is_new",
+        "topic_states[].partition_states[].leader_recovery_state",
+        "topic_states[].partition_states[]._tagged_fields",
     ];
+
+    /// `topic_states[].partition_states[]`: the ids and paths of the `LeaderAndIsrPartitionState` code, mapped to this field's.
+    pub(crate) static ALIAS_TOPIC_STATES_PARTITION_STATES: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(9, 30, 13)],
+        paths: &[
+            (
+                "ungrouped_partition_states[].topic_name",
+                "topic_states[].partition_states[].topic_name",
+            ),
+            (
+                "ungrouped_partition_states[].partition_index",
+                "topic_states[].partition_states[].partition_index",
+            ),
+            (
+                "ungrouped_partition_states[].controller_epoch",
+                "topic_states[].partition_states[].controller_epoch",
+            ),
+            (
+                "ungrouped_partition_states[].leader",
+                "topic_states[].partition_states[].leader",
+            ),
+            (
+                "ungrouped_partition_states[].leader_epoch",
+                "topic_states[].partition_states[].leader_epoch",
+            ),
+            (
+                "ungrouped_partition_states[].isr",
+                "topic_states[].partition_states[].isr",
+            ),
+            (
+                "ungrouped_partition_states[].partition_epoch",
+                "topic_states[].partition_states[].partition_epoch",
+            ),
+            (
+                "ungrouped_partition_states[].replicas",
+                "topic_states[].partition_states[].replicas",
+            ),
+            (
+                "ungrouped_partition_states[].adding_replicas",
+                "topic_states[].partition_states[].adding_replicas",
+            ),
+            (
+                "ungrouped_partition_states[].removing_replicas",
+                "topic_states[].partition_states[].removing_replicas",
+            ),
+            (
+                "ungrouped_partition_states[].is_new",
+                "topic_states[].partition_states[].is_new",
+            ),
+            (
+                "ungrouped_partition_states[].leader_recovery_state",
+                "topic_states[].partition_states[].leader_recovery_state",
+            ),
+            (
+                "ungrouped_partition_states[]._tagged_fields",
+                "topic_states[].partition_states[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -1446,7 +1551,7 @@ pub mod schema {
             FieldDesc {
                 name: "PartitionStates",
                 json: "partitionStates",
-                kind: K::Struct(&LEADER_AND_ISR_PARTITION_STATE),
+                kind: K::Struct(&LEADER_AND_ISR_PARTITION_STATE_AT_TOPIC_STATES_PARTITION_STATES),
                 array: true,
                 versions: 0xfc,
                 nullable: 0x0,
@@ -1507,6 +1612,183 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 28,
+            },
+        ],
+    };
+
+    /// `LeaderAndIsrPartitionState` at `topic_states[].partition_states[]`.
+    pub static LEADER_AND_ISR_PARTITION_STATE_AT_TOPIC_STATES_PARTITION_STATES: StructDesc = StructDesc {
+        name: "LeaderAndIsrPartitionState",
+        flexible: 0xf0,
+        tags_id: 42,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: true,
+                default: D::Zero,
+                id: 30,
+            },
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+                id: 31,
+            },
+            FieldDesc {
+                name: "ControllerEpoch",
+                json: "controllerEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+                id: 32,
+            },
+            FieldDesc {
+                name: "Leader",
+                json: "leader",
+                kind: K::Int32,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+                id: 33,
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+                id: 34,
+            },
+            FieldDesc {
+                name: "Isr",
+                json: "isr",
+                kind: K::Int32,
+                array: true,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+                id: 35,
+            },
+            FieldDesc {
+                name: "PartitionEpoch",
+                json: "partitionEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+                id: 36,
+            },
+            FieldDesc {
+                name: "Replicas",
+                json: "replicas",
+                kind: K::Int32,
+                array: true,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+                id: 37,
+            },
+            FieldDesc {
+                name: "AddingReplicas",
+                json: "addingReplicas",
+                kind: K::Int32,
+                array: true,
+                versions: 0xf8,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: true,
+                default: D::Zero,
+                id: 38,
+            },
+            FieldDesc {
+                name: "RemovingReplicas",
+                json: "removingReplicas",
+                kind: K::Int32,
+                array: true,
+                versions: 0xf8,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: true,
+                default: D::Zero,
+                id: 39,
+            },
+            FieldDesc {
+                name: "IsNew",
+                json: "isNew",
+                kind: K::Bool,
+                array: false,
+                versions: 0xfe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: true,
+                default: D::Bool(false),
+                id: 40,
+            },
+            FieldDesc {
+                name: "LeaderRecoveryState",
+                json: "leaderRecoveryState",
+                kind: K::Int8,
+                array: false,
+                versions: 0xc0,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Int(0),
+                id: 41,
             },
         ],
     };
@@ -1904,7 +2186,8 @@ pub mod owned {
                 n += 16;
             }
             if v >= 2 {
-                n += rt::owned::vec_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
+                n += rt::owned::vec_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
             }
             if v <= 1 && !self.partition_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].partition_states"));
@@ -1936,7 +2219,9 @@ pub mod owned {
                 w.uuid(self.topic_id, "topic_states[].topic_id");
             }
             if v >= 2 {
-                rt::owned::write_vec(w, &self.partition_states, v >= 4, v, "topic_states[].partition_states");
+                w.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths, |w| {
+                    rt::owned::write_vec(w, &self.partition_states, v >= 4, v, "topic_states[].partition_states")
+                });
             }
             if v >= 4 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())

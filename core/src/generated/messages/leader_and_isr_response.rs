@@ -369,7 +369,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             rt::Uuid::nil()
         };
         let partition_errors = if v >= 5 {
-            rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "topics[].partition_errors")?
+            rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "topics[].partition_errors")
+                .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?
         } else {
             rt::Array::EMPTY
         };
@@ -393,7 +394,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             rt::read::uuid(c, "topics[].topic_id")?;
         }
         if v >= 5 {
-            rt::read::check_array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, false, v, "topics[].partition_errors")?;
+            rt::read::check_array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, false, v, "topics[].partition_errors")
+                .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
         }
         if v >= 4 {
             rt::read::check_tags(c, "topics[]._tagged_fields")?;
@@ -427,15 +429,16 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
         }
         if v >= 5 {
-            rt::visit::array::<LeaderAndIsrPartitionError<'a>, V>(
+            rt::visit::array::<LeaderAndIsrPartitionError<'a>, _>(
                 c,
                 v >= 4,
                 false,
                 v,
                 fields::TOPICS_PARTITION_ERRORS,
-                vis,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_TOPICS_PARTITION_ERRORS.ids),
                 "topics[].partition_errors",
-            )?;
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
         }
         if v >= 4 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
@@ -453,7 +456,8 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             return Err(rt::write::not_in_version("topics[].topic_id"));
         }
         if v >= 5 {
-            n += rt::write::array_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
+            n += rt::write::array_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
+                .map_err(|e| e.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
         }
         if v <= 4 && !self.partition_errors.is_empty() {
             return Err(rt::write::not_in_version("topics[].partition_errors"));
@@ -481,7 +485,9 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             w.uuid(self.topic_id, "topics[].topic_id");
         }
         if v >= 5 {
-            w.array(&self.partition_errors, v >= 4, v, "topics[].partition_errors");
+            w.renamed(fields::ALIAS_TOPICS_PARTITION_ERRORS.paths, |w| {
+                w.array(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
+            });
         }
         if v >= 4 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -506,7 +512,8 @@ impl<'a> rt::Message<'a> for LeaderAndIsrResponse<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `error_code`.
     pub const ERROR_CODE: crate::FieldId = 0;
@@ -530,6 +537,14 @@ pub mod fields {
     pub const TOPICS_PARTITION_ERRORS: crate::FieldId = 9;
     /// `topics[]._tagged_fields`.
     pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `topics[].partition_errors[].topic_name`.
+    pub const TOPICS_PARTITION_ERRORS_TOPIC_NAME: crate::FieldId = 11;
+    /// `topics[].partition_errors[].partition_index`.
+    pub const TOPICS_PARTITION_ERRORS_PARTITION_INDEX: crate::FieldId = 12;
+    /// `topics[].partition_errors[].error_code`.
+    pub const TOPICS_PARTITION_ERRORS_ERROR_CODE: crate::FieldId = 13;
+    /// `topics[].partition_errors[]._tagged_fields`.
+    pub const TOPICS_PARTITION_ERRORS_TAGGED_FIELDS: crate::FieldId = 14;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "error_code",
@@ -543,7 +558,34 @@ pub mod fields {
         "topics[].topic_id",
         "topics[].partition_errors",
         "topics[]._tagged_fields",
+        "topics[].partition_errors[].topic_name",
+        "topics[].partition_errors[].partition_index",
+        "topics[].partition_errors[].error_code",
+        "topics[].partition_errors[]._tagged_fields",
     ];
+
+    /// `topics[].partition_errors[]`: the ids and paths of the `LeaderAndIsrPartitionError` code, mapped to this field's.
+    pub(crate) static ALIAS_TOPICS_PARTITION_ERRORS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(4, 11, 4)],
+        paths: &[
+            (
+                "partition_errors[].topic_name",
+                "topics[].partition_errors[].topic_name",
+            ),
+            (
+                "partition_errors[].partition_index",
+                "topics[].partition_errors[].partition_index",
+            ),
+            (
+                "partition_errors[].error_code",
+                "topics[].partition_errors[].error_code",
+            ),
+            (
+                "partition_errors[]._tagged_fields",
+                "topics[].partition_errors[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -675,7 +717,7 @@ pub mod schema {
             FieldDesc {
                 name: "PartitionErrors",
                 json: "partitionErrors",
-                kind: K::Struct(&LEADER_AND_ISR_PARTITION_ERROR),
+                kind: K::Struct(&LEADER_AND_ISR_PARTITION_ERROR_AT_TOPICS_PARTITION_ERRORS),
                 array: true,
                 versions: 0xe0,
                 nullable: 0x0,
@@ -685,6 +727,57 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 9,
+            },
+        ],
+    };
+
+    /// `LeaderAndIsrPartitionError` at `topics[].partition_errors[]`.
+    pub static LEADER_AND_ISR_PARTITION_ERROR_AT_TOPICS_PARTITION_ERRORS: StructDesc = StructDesc {
+        name: "LeaderAndIsrPartitionError",
+        flexible: 0xf0,
+        tags_id: 14,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: true,
+                default: D::Zero,
+                id: 11,
+            },
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+                id: 12,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+                id: 13,
             },
         ],
     };
@@ -905,7 +998,8 @@ pub mod owned {
                 return Err(rt::write::not_in_version("topics[].topic_id"));
             }
             if v >= 5 {
-                n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
+                n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?;
             }
             if v <= 4 && !self.partition_errors.is_empty() {
                 return Err(rt::write::not_in_version("topics[].partition_errors"));
@@ -934,7 +1028,9 @@ pub mod owned {
                 w.uuid(self.topic_id, "topics[].topic_id");
             }
             if v >= 5 {
-                rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "topics[].partition_errors");
+                w.renamed(super::fields::ALIAS_TOPICS_PARTITION_ERRORS.paths, |w| {
+                    rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "topics[].partition_errors")
+                });
             }
             if v >= 4 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())

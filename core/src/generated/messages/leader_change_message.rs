@@ -65,7 +65,8 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         let version = rt::read::i16_at::<6, 0>(&r);
         let leader_id = rt::read::i32_at::<6, 2>(&r);
         let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
-        let granting_voters = rt::read::array::<Voter<'a>>(c, true, v, "granting_voters")?;
+        let granting_voters = rt::read::array::<Voter<'a>>(c, true, v, "granting_voters")
+            .map_err(|e| e.renamed(fields::ALIAS_GRANTING_VOTERS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
             version,
@@ -87,7 +88,16 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
         vis.i32(fields::LEADER_ID, rt::read::i32(c, "leader_id")?);
         rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
-        rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::GRANTING_VOTERS, vis, "granting_voters")?;
+        rt::visit::array::<Voter<'a>, _>(
+            c,
+            true,
+            false,
+            v,
+            fields::GRANTING_VOTERS,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_GRANTING_VOTERS.ids),
+            "granting_voters",
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GRANTING_VOTERS.paths))?;
         rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
         Ok(())
@@ -96,7 +106,8 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         let mut n: usize = 6;
         n += rt::write::array_size(&self.voters, true, v, "voters")?;
-        n += rt::write::array_size(&self.granting_voters, true, v, "granting_voters")?;
+        n += rt::write::array_size(&self.granting_voters, true, v, "granting_voters")
+            .map_err(|e| e.renamed(fields::ALIAS_GRANTING_VOTERS.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -109,7 +120,9 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         w.i16(self.version, "version");
         w.i32(self.leader_id, "leader_id");
         w.array(&self.voters, true, v, "voters");
-        w.array(&self.granting_voters, true, v, "granting_voters");
+        w.renamed(fields::ALIAS_GRANTING_VOTERS.paths, |w| {
+            w.array(&self.granting_voters, true, v, "granting_voters")
+        });
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
@@ -257,7 +270,8 @@ impl<'a> rt::Message<'a> for LeaderChangeMessage<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `version`.
     pub const VERSION: crate::FieldId = 0;
@@ -275,6 +289,12 @@ pub mod fields {
     pub const VOTERS_VOTER_DIRECTORY_ID: crate::FieldId = 6;
     /// `voters[]._tagged_fields`.
     pub const VOTERS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `granting_voters[].voter_id`.
+    pub const GRANTING_VOTERS_VOTER_ID: crate::FieldId = 8;
+    /// `granting_voters[].voter_directory_id`.
+    pub const GRANTING_VOTERS_VOTER_DIRECTORY_ID: crate::FieldId = 9;
+    /// `granting_voters[]._tagged_fields`.
+    pub const GRANTING_VOTERS_TAGGED_FIELDS: crate::FieldId = 10;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "version",
@@ -285,7 +305,20 @@ pub mod fields {
         "voters[].voter_id",
         "voters[].voter_directory_id",
         "voters[]._tagged_fields",
+        "granting_voters[].voter_id",
+        "granting_voters[].voter_directory_id",
+        "granting_voters[]._tagged_fields",
     ];
+
+    /// `granting_voters[]`: the ids and paths of the `Voter` code, mapped to this field's.
+    pub(crate) static ALIAS_GRANTING_VOTERS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(5, 8, 3)],
+        paths: &[
+            ("voters[].voter_id", "granting_voters[].voter_id"),
+            ("voters[].voter_directory_id", "granting_voters[].voter_directory_id"),
+            ("voters[]._tagged_fields", "granting_voters[]._tagged_fields"),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -343,7 +376,7 @@ pub mod schema {
             FieldDesc {
                 name: "GrantingVoters",
                 json: "grantingVoters",
-                kind: K::Struct(&VOTER),
+                kind: K::Struct(&VOTER_AT_GRANTING_VOTERS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x0,
@@ -390,6 +423,43 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 6,
+            },
+        ],
+    };
+
+    /// `Voter` at `granting_voters[]`.
+    pub static VOTER_AT_GRANTING_VOTERS: StructDesc = StructDesc {
+        name: "Voter",
+        flexible: 0x3,
+        tags_id: 10,
+        fields: &[
+            FieldDesc {
+                name: "VoterId",
+                json: "voterId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 8,
+            },
+            FieldDesc {
+                name: "VoterDirectoryId",
+                json: "voterDirectoryId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -446,7 +516,8 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
-            n += rt::owned::vec_size(&self.granting_voters, true, v, "granting_voters")?;
+            n += rt::owned::vec_size(&self.granting_voters, true, v, "granting_voters")
+                .map_err(|e| e.renamed(super::fields::ALIAS_GRANTING_VOTERS.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -461,7 +532,9 @@ pub mod owned {
                 r[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.voters, true, v, "voters");
-            rt::owned::write_vec(w, &self.granting_voters, true, v, "granting_voters");
+            w.renamed(super::fields::ALIAS_GRANTING_VOTERS.paths, |w| {
+                rt::owned::write_vec(w, &self.granting_voters, true, v, "granting_voters")
+            });
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }

@@ -138,7 +138,8 @@ impl<'a> rt::Message<'a> for PushTelemetryRequest<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `client_instance_id`.
     pub const CLIENT_INSTANCE_ID: crate::FieldId = 0;

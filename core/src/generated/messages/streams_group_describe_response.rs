@@ -592,9 +592,11 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "groups[].members[].user_endpoint")?;
         let client_tags = rt::read::array::<KeyValue<'a>>(c, true, v, "groups[].members[].client_tags")?;
         let task_offsets = rt::read::array::<TaskOffset<'a>>(c, true, v, "groups[].members[].task_offsets")?;
-        let task_end_offsets = rt::read::array::<TaskOffset<'a>>(c, true, v, "groups[].members[].task_end_offsets")?;
+        let task_end_offsets = rt::read::array::<TaskOffset<'a>>(c, true, v, "groups[].members[].task_end_offsets")
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
         let assignment = <Assignment as rt::Struct>::read(c, v)?;
-        let target_assignment = <Assignment as rt::Struct>::read(c, v)?;
+        let target_assignment = <Assignment as rt::Struct>::read(c, v)
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
         let is_classic = rt::read::bool(c, "groups[].members[].is_classic")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?;
         Ok(Self {
@@ -633,9 +635,11 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         }
         rt::read::check_array::<KeyValue<'a>>(c, true, false, v, "groups[].members[].client_tags")?;
         rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_offsets")?;
-        rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_end_offsets")?;
+        rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_end_offsets")
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
         <Assignment as rt::Struct>::check(c, v)?;
-        <Assignment as rt::Struct>::check(c, v)?;
+        <Assignment as rt::Struct>::check(c, v)
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
         rt::read::bool(c, "groups[].members[].is_classic")?;
         rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
         cur.join(local);
@@ -721,19 +725,27 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             vis,
             "groups[].members[].task_offsets",
         )?;
-        rt::visit::array::<TaskOffset<'a>, V>(
+        rt::visit::array::<TaskOffset<'a>, _>(
             c,
             true,
             false,
             v,
             fields::GROUPS_MEMBERS_TASK_END_OFFSETS,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.ids),
             "groups[].members[].task_end_offsets",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
         let present = true;
         rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_ASSIGNMENT, vis)?;
         let present = true;
-        rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_TARGET_ASSIGNMENT, vis)?;
+        rt::visit::struct_field::<Assignment<'a>, _>(
+            c,
+            present,
+            v,
+            fields::GROUPS_MEMBERS_TARGET_ASSIGNMENT,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.ids),
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
         vis.bool(
             fields::GROUPS_MEMBERS_IS_CLASSIC,
             rt::read::bool(c, "groups[].members[].is_classic")?,
@@ -759,9 +771,11 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         n += rt::write::opt_struct_size(&self.user_endpoint, true, v, "groups[].members[].user_endpoint")?;
         n += rt::write::array_size(&self.client_tags, true, v, "groups[].members[].client_tags")?;
         n += rt::write::array_size(&self.task_offsets, true, v, "groups[].members[].task_offsets")?;
-        n += rt::write::array_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")?;
+        n += rt::write::array_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
         n += rt::Struct::size(&self.assignment, v)?;
-        n += rt::Struct::size(&self.target_assignment, v)?;
+        n += rt::Struct::size(&self.target_assignment, v)
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -782,9 +796,13 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         w.opt_struct(&self.user_endpoint, true, v, "groups[].members[].user_endpoint");
         w.array(&self.client_tags, true, v, "groups[].members[].client_tags");
         w.array(&self.task_offsets, true, v, "groups[].members[].task_offsets");
-        w.array(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets");
+        w.renamed(fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths, |w| {
+            w.array(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")
+        });
         rt::Struct::write(&self.assignment, w, v);
-        rt::Struct::write(&self.target_assignment, w, v);
+        w.renamed(fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths, |w| {
+            rt::Struct::write(&self.target_assignment, w, v)
+        });
         w.bool(self.is_classic, "groups[].members[].is_classic");
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
@@ -1053,7 +1071,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             true,
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].topology.subtopologies[]._tagged_fields")?;
         Ok(Self {
             subtopology_id,
@@ -1090,7 +1109,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             false,
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         rt::read::check_tags(c, "groups[].topology.subtopologies[]._tagged_fields")?;
         cur.join(local);
         Ok(())
@@ -1148,15 +1168,19 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             vis,
             "groups[].topology.subtopologies[].state_changelog_topics",
         )?;
-        rt::visit::array::<TopicInfo<'a>, V>(
+        rt::visit::array::<TopicInfo<'a>, _>(
             c,
             true,
             false,
             v,
             fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
-            vis,
+            &mut rt::Renumbered::new(
+                vis,
+                fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.ids,
+            ),
             "groups[].topology.subtopologies[].repartition_source_topics",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         rt::visit::tags_only(
             c,
             fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
@@ -1197,7 +1221,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             true,
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -1230,11 +1255,16 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "groups[].topology.subtopologies[].state_changelog_topics",
         );
-        w.array(
-            &self.repartition_source_topics,
-            true,
-            v,
-            "groups[].topology.subtopologies[].repartition_source_topics",
+        w.renamed(
+            fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+            |w| {
+                w.array(
+                    &self.repartition_source_topics,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].repartition_source_topics",
+                )
+            },
         );
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
@@ -1676,8 +1706,10 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.active_tasks")?;
-        let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.standby_tasks")?;
-        let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.warmup_tasks")?;
+        let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.standby_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+        let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.warmup_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "groups[].members[].assignment._tagged_fields")?;
         Ok(Self {
             active_tasks,
@@ -1692,8 +1724,10 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.active_tasks")?;
-        rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.standby_tasks")?;
-        rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.warmup_tasks")?;
+        rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.standby_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+        rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.warmup_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
         rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
         cur.join(local);
         Ok(())
@@ -1724,24 +1758,26 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             vis,
             "groups[].members[].assignment.active_tasks",
         )?;
-        rt::visit::array::<TaskIds<'a>, V>(
+        rt::visit::array::<TaskIds<'a>, _>(
             c,
             true,
             false,
             v,
             fields::GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.ids),
             "groups[].members[].assignment.standby_tasks",
-        )?;
-        rt::visit::array::<TaskIds<'a>, V>(
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+        rt::visit::array::<TaskIds<'a>, _>(
             c,
             true,
             false,
             v,
             fields::GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.ids),
             "groups[].members[].assignment.warmup_tasks",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
         rt::visit::tags_only(
             c,
             fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
@@ -1765,13 +1801,15 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             true,
             v,
             "groups[].members[].assignment.standby_tasks",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
         n += rt::write::array_size(
             &self.warmup_tasks,
             true,
             v,
             "groups[].members[].assignment.warmup_tasks",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -1787,18 +1825,22 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             v,
             "groups[].members[].assignment.active_tasks",
         );
-        w.array(
-            &self.standby_tasks,
-            true,
-            v,
-            "groups[].members[].assignment.standby_tasks",
-        );
-        w.array(
-            &self.warmup_tasks,
-            true,
-            v,
-            "groups[].members[].assignment.warmup_tasks",
-        );
+        w.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths, |w| {
+            w.array(
+                &self.standby_tasks,
+                true,
+                v,
+                "groups[].members[].assignment.standby_tasks",
+            )
+        });
+        w.renamed(fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths, |w| {
+            w.array(
+                &self.warmup_tasks,
+                true,
+                v,
+                "groups[].members[].assignment.warmup_tasks",
+            )
+        });
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
@@ -2052,12 +2094,14 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let source = if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::read(c, v)?
+            <TopologyDescriptionNode as rt::Struct>::read(c, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?
         } else {
             TopologyDescriptionNode::DEFAULT
         };
         let processor = if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::read(c, v)?
+            <TopologyDescriptionNode as rt::Struct>::read(c, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?
         } else {
             TopologyDescriptionNode::DEFAULT
         };
@@ -2075,10 +2119,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::check(c, v)?;
+            <TopologyDescriptionNode as rt::Struct>::check(c, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
         }
         if v >= 1 {
-            <TopologyDescriptionNode as rt::Struct>::check(c, v)?;
+            <TopologyDescriptionNode as rt::Struct>::check(c, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
         }
         rt::read::check_tags(c, "groups[].topology_description.global_stores[]._tagged_fields")?;
         cur.join(local);
@@ -2106,23 +2152,28 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         let c = &mut local;
         if v >= 1 {
             let present = true;
-            rt::visit::struct_field::<TopologyDescriptionNode<'a>, V>(
+            rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
                 c,
                 present,
                 v,
                 fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE,
-                vis,
-            )?;
+                &mut rt::Renumbered::new(vis, fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.ids),
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
         }
         if v >= 1 {
             let present = true;
-            rt::visit::struct_field::<TopologyDescriptionNode<'a>, V>(
+            rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
                 c,
                 present,
                 v,
                 fields::GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR,
-                vis,
-            )?;
+                &mut rt::Renumbered::new(
+                    vis,
+                    fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.ids,
+                ),
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
         }
         rt::visit::tags_only(
             c,
@@ -2137,7 +2188,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         let mut n: usize = 0;
         if v >= 1 {
-            n += rt::Struct::size(&self.source, v)?;
+            n += rt::Struct::size(&self.source, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
         }
         if v <= 0 && self.source != TopologyDescriptionNode::DEFAULT {
             return Err(rt::write::not_in_version(
@@ -2145,7 +2197,8 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
             ));
         }
         if v >= 1 {
-            n += rt::Struct::size(&self.processor, v)?;
+            n += rt::Struct::size(&self.processor, v)
+                .map_err(|e| e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
         }
         if v <= 0 && self.processor != TopologyDescriptionNode::DEFAULT {
             return Err(rt::write::not_in_version(
@@ -2172,10 +2225,16 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
             ));
         }
         if v >= 1 {
-            rt::Struct::write(&self.source, w, v);
+            w.renamed(
+                fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths,
+                |w| rt::Struct::write(&self.source, w, v),
+            );
         }
         if v >= 1 {
-            rt::Struct::write(&self.processor, w, v);
+            w.renamed(
+                fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
+                |w| rt::Struct::write(&self.processor, w, v),
+            );
         }
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
@@ -2254,7 +2313,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             true,
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        )
+        .map_err(|e| {
+            e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+        })?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(
             c,
             "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
@@ -2300,7 +2362,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             false,
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        )
+        .map_err(|e| {
+            e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+        })?;
         rt::read::check_tags(
             c,
             "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
@@ -2347,15 +2412,21 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                 "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
             )?,
         );
-        rt::visit::array::<KeyValue<'a>, V>(
+        rt::visit::array::<KeyValue<'a>, _>(
             c,
             true,
             false,
             v,
             fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
-            vis,
+            &mut rt::Renumbered::new(
+                vis,
+                fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.ids,
+            ),
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        )
+        .map_err(|e| {
+            e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+        })?;
         rt::visit::tags_only(
             c,
             fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
@@ -2378,7 +2449,10 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             true,
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        )
+        .map_err(|e| {
+            e.renamed(fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+        })?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -2401,11 +2475,16 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             self.replication_factor,
             "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
         );
-        w.array(
-            &self.topic_configs,
-            true,
-            v,
-            "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+        w.renamed(
+            fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+            |w| {
+                w.array(
+                    &self.topic_configs,
+                    true,
+                    v,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+                )
+            },
         );
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
@@ -3008,7 +3087,8 @@ impl<'a> rt::Message<'a> for StreamsGroupDescribeResponse<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `throttle_time_ms`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
@@ -3168,6 +3248,102 @@ pub mod fields {
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SUCCESSORS: crate::FieldId = 77;
     /// `groups[].topology_description.subtopologies[].nodes[]._tagged_fields`.
     pub const GROUPS_TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS: crate::FieldId = 78;
+    /// `groups[].members[].task_end_offsets[].subtopology_id`.
+    pub const GROUPS_MEMBERS_TASK_END_OFFSETS_SUBTOPOLOGY_ID: crate::FieldId = 79;
+    /// `groups[].members[].task_end_offsets[].partition`.
+    pub const GROUPS_MEMBERS_TASK_END_OFFSETS_PARTITION: crate::FieldId = 80;
+    /// `groups[].members[].task_end_offsets[].offset`.
+    pub const GROUPS_MEMBERS_TASK_END_OFFSETS_OFFSET: crate::FieldId = 81;
+    /// `groups[].members[].task_end_offsets[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_TASK_END_OFFSETS_TAGGED_FIELDS: crate::FieldId = 82;
+    /// `groups[].members[].target_assignment.active_tasks`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_ACTIVE_TASKS: crate::FieldId = 83;
+    /// `groups[].members[].target_assignment.standby_tasks`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_STANDBY_TASKS: crate::FieldId = 84;
+    /// `groups[].members[].target_assignment.warmup_tasks`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_WARMUP_TASKS: crate::FieldId = 85;
+    /// `groups[].members[].target_assignment._tagged_fields`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_TAGGED_FIELDS: crate::FieldId = 86;
+    /// `groups[].topology.subtopologies[].repartition_source_topics[].name`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_NAME: crate::FieldId = 87;
+    /// `groups[].topology.subtopologies[].repartition_source_topics[].partitions`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_PARTITIONS: crate::FieldId = 88;
+    /// `groups[].topology.subtopologies[].repartition_source_topics[].replication_factor`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_REPLICATION_FACTOR: crate::FieldId = 89;
+    /// `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS: crate::FieldId = 90;
+    /// `groups[].topology.subtopologies[].repartition_source_topics[]._tagged_fields`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TAGGED_FIELDS: crate::FieldId = 91;
+    /// `groups[].members[].assignment.standby_tasks[].subtopology_id`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 92;
+    /// `groups[].members[].assignment.standby_tasks[].partitions`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS_PARTITIONS: crate::FieldId = 93;
+    /// `groups[].members[].assignment.standby_tasks[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 94;
+    /// `groups[].members[].assignment.warmup_tasks[].subtopology_id`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 95;
+    /// `groups[].members[].assignment.warmup_tasks[].partitions`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS_PARTITIONS: crate::FieldId = 96;
+    /// `groups[].members[].assignment.warmup_tasks[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 97;
+    /// `groups[].members[].target_assignment.active_tasks[].subtopology_id`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 98;
+    /// `groups[].members[].target_assignment.active_tasks[].partitions`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_ACTIVE_TASKS_PARTITIONS: crate::FieldId = 99;
+    /// `groups[].members[].target_assignment.active_tasks[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 100;
+    /// `groups[].members[].target_assignment.standby_tasks[].subtopology_id`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 101;
+    /// `groups[].members[].target_assignment.standby_tasks[].partitions`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_STANDBY_TASKS_PARTITIONS: crate::FieldId = 102;
+    /// `groups[].members[].target_assignment.standby_tasks[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 103;
+    /// `groups[].members[].target_assignment.warmup_tasks[].subtopology_id`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 104;
+    /// `groups[].members[].target_assignment.warmup_tasks[].partitions`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_WARMUP_TASKS_PARTITIONS: crate::FieldId = 105;
+    /// `groups[].members[].target_assignment.warmup_tasks[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT_WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 106;
+    /// `groups[].topology_description.global_stores[].source.name`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_NAME: crate::FieldId = 107;
+    /// `groups[].topology_description.global_stores[].source.node_type`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_NODE_TYPE: crate::FieldId = 108;
+    /// `groups[].topology_description.global_stores[].source.source_topics`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SOURCE_TOPICS: crate::FieldId = 109;
+    /// `groups[].topology_description.global_stores[].source.sink_topic`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SINK_TOPIC: crate::FieldId = 110;
+    /// `groups[].topology_description.global_stores[].source.stores`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_STORES: crate::FieldId = 111;
+    /// `groups[].topology_description.global_stores[].source.successors`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SUCCESSORS: crate::FieldId = 112;
+    /// `groups[].topology_description.global_stores[].source._tagged_fields`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_TAGGED_FIELDS: crate::FieldId = 113;
+    /// `groups[].topology_description.global_stores[].processor.name`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_NAME: crate::FieldId = 114;
+    /// `groups[].topology_description.global_stores[].processor.node_type`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_NODE_TYPE: crate::FieldId = 115;
+    /// `groups[].topology_description.global_stores[].processor.source_topics`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SOURCE_TOPICS: crate::FieldId = 116;
+    /// `groups[].topology_description.global_stores[].processor.sink_topic`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SINK_TOPIC: crate::FieldId = 117;
+    /// `groups[].topology_description.global_stores[].processor.stores`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_STORES: crate::FieldId = 118;
+    /// `groups[].topology_description.global_stores[].processor.successors`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SUCCESSORS: crate::FieldId = 119;
+    /// `groups[].topology_description.global_stores[].processor._tagged_fields`.
+    pub const GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_TAGGED_FIELDS: crate::FieldId = 120;
+    /// `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].key`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 121;
+    /// `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].value`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 122;
+    /// `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 123;
+    /// `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[].key`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 124;
+    /// `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[].value`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 125;
+    /// `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 126;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "throttle_time_ms",
@@ -3249,7 +3425,305 @@ pub mod fields {
         "groups[].topology_description.subtopologies[].nodes[].stores",
         "groups[].topology_description.subtopologies[].nodes[].successors",
         "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+        "groups[].members[].task_end_offsets[].subtopology_id",
+        "groups[].members[].task_end_offsets[].partition",
+        "groups[].members[].task_end_offsets[].offset",
+        "groups[].members[].task_end_offsets[]._tagged_fields",
+        "groups[].members[].target_assignment.active_tasks",
+        "groups[].members[].target_assignment.standby_tasks",
+        "groups[].members[].target_assignment.warmup_tasks",
+        "groups[].members[].target_assignment._tagged_fields",
+        "groups[].topology.subtopologies[].repartition_source_topics[].name",
+        "groups[].topology.subtopologies[].repartition_source_topics[].partitions",
+        "groups[].topology.subtopologies[].repartition_source_topics[].replication_factor",
+        "groups[].topology.subtopologies[].repartition_source_topics[].topic_configs",
+        "groups[].topology.subtopologies[].repartition_source_topics[]._tagged_fields",
+        "groups[].members[].assignment.standby_tasks[].subtopology_id",
+        "groups[].members[].assignment.standby_tasks[].partitions",
+        "groups[].members[].assignment.standby_tasks[]._tagged_fields",
+        "groups[].members[].assignment.warmup_tasks[].subtopology_id",
+        "groups[].members[].assignment.warmup_tasks[].partitions",
+        "groups[].members[].assignment.warmup_tasks[]._tagged_fields",
+        "groups[].members[].target_assignment.active_tasks[].subtopology_id",
+        "groups[].members[].target_assignment.active_tasks[].partitions",
+        "groups[].members[].target_assignment.active_tasks[]._tagged_fields",
+        "groups[].members[].target_assignment.standby_tasks[].subtopology_id",
+        "groups[].members[].target_assignment.standby_tasks[].partitions",
+        "groups[].members[].target_assignment.standby_tasks[]._tagged_fields",
+        "groups[].members[].target_assignment.warmup_tasks[].subtopology_id",
+        "groups[].members[].target_assignment.warmup_tasks[].partitions",
+        "groups[].members[].target_assignment.warmup_tasks[]._tagged_fields",
+        "groups[].topology_description.global_stores[].source.name",
+        "groups[].topology_description.global_stores[].source.node_type",
+        "groups[].topology_description.global_stores[].source.source_topics",
+        "groups[].topology_description.global_stores[].source.sink_topic",
+        "groups[].topology_description.global_stores[].source.stores",
+        "groups[].topology_description.global_stores[].source.successors",
+        "groups[].topology_description.global_stores[].source._tagged_fields",
+        "groups[].topology_description.global_stores[].processor.name",
+        "groups[].topology_description.global_stores[].processor.node_type",
+        "groups[].topology_description.global_stores[].processor.source_topics",
+        "groups[].topology_description.global_stores[].processor.sink_topic",
+        "groups[].topology_description.global_stores[].processor.stores",
+        "groups[].topology_description.global_stores[].processor.successors",
+        "groups[].topology_description.global_stores[].processor._tagged_fields",
+        "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].key",
+        "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].value",
+        "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+        "groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[].key",
+        "groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[].value",
+        "groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields",
     ];
+
+    /// `groups[].members[].task_end_offsets[]`: the ids and paths of the `TaskOffset` code, mapped to this field's.
+    pub(crate) static ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(50, 79, 4)],
+        paths: &[
+            (
+                "groups[].members[].task_offsets[].subtopology_id",
+                "groups[].members[].task_end_offsets[].subtopology_id",
+            ),
+            (
+                "groups[].members[].task_offsets[].partition",
+                "groups[].members[].task_end_offsets[].partition",
+            ),
+            (
+                "groups[].members[].task_offsets[].offset",
+                "groups[].members[].task_end_offsets[].offset",
+            ),
+            (
+                "groups[].members[].task_offsets[]._tagged_fields",
+                "groups[].members[].task_end_offsets[]._tagged_fields",
+            ),
+        ],
+    };
+
+    /// `groups[].members[].target_assignment`: the ids and paths of the `Assignment` code, mapped to this field's.
+    pub(crate) static ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(54, 83, 4), (69, 98, 3), (92, 101, 3), (95, 104, 3)],
+        paths: &[
+            (
+                "groups[].members[].assignment.active_tasks",
+                "groups[].members[].target_assignment.active_tasks",
+            ),
+            (
+                "groups[].members[].assignment.standby_tasks",
+                "groups[].members[].target_assignment.standby_tasks",
+            ),
+            (
+                "groups[].members[].assignment.warmup_tasks",
+                "groups[].members[].target_assignment.warmup_tasks",
+            ),
+            (
+                "groups[].members[].assignment._tagged_fields",
+                "groups[].members[].target_assignment._tagged_fields",
+            ),
+            (
+                "groups[].members[].assignment.active_tasks[].subtopology_id",
+                "groups[].members[].target_assignment.active_tasks[].subtopology_id",
+            ),
+            (
+                "groups[].members[].assignment.active_tasks[].partitions",
+                "groups[].members[].target_assignment.active_tasks[].partitions",
+            ),
+            (
+                "groups[].members[].assignment.active_tasks[]._tagged_fields",
+                "groups[].members[].target_assignment.active_tasks[]._tagged_fields",
+            ),
+            (
+                "groups[].members[].assignment.standby_tasks[].subtopology_id",
+                "groups[].members[].target_assignment.standby_tasks[].subtopology_id",
+            ),
+            (
+                "groups[].members[].assignment.standby_tasks[].partitions",
+                "groups[].members[].target_assignment.standby_tasks[].partitions",
+            ),
+            (
+                "groups[].members[].assignment.standby_tasks[]._tagged_fields",
+                "groups[].members[].target_assignment.standby_tasks[]._tagged_fields",
+            ),
+            (
+                "groups[].members[].assignment.warmup_tasks[].subtopology_id",
+                "groups[].members[].target_assignment.warmup_tasks[].subtopology_id",
+            ),
+            (
+                "groups[].members[].assignment.warmup_tasks[].partitions",
+                "groups[].members[].target_assignment.warmup_tasks[].partitions",
+            ),
+            (
+                "groups[].members[].assignment.warmup_tasks[]._tagged_fields",
+                "groups[].members[].target_assignment.warmup_tasks[]._tagged_fields",
+            ),
+        ],
+    };
+
+    /// `groups[].topology.subtopologies[].repartition_source_topics[]`: the ids and paths of the `TopicInfo` code, mapped to this field's.
+    pub(crate) static ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: crate::rt::Alias =
+        crate::rt::Alias {
+            ids: &[(64, 87, 5), (121, 124, 3)],
+            paths: &[
+                (
+                    "groups[].topology.subtopologies[].state_changelog_topics[].name",
+                    "groups[].topology.subtopologies[].repartition_source_topics[].name",
+                ),
+                (
+                    "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+                    "groups[].topology.subtopologies[].repartition_source_topics[].partitions",
+                ),
+                (
+                    "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
+                    "groups[].topology.subtopologies[].repartition_source_topics[].replication_factor",
+                ),
+                (
+                    "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+                    "groups[].topology.subtopologies[].repartition_source_topics[].topic_configs",
+                ),
+                (
+                    "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+                    "groups[].topology.subtopologies[].repartition_source_topics[]._tagged_fields",
+                ),
+                (
+                    "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].key",
+                    "groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[].key",
+                ),
+                (
+                    "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].value",
+                    "groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[].value",
+                ),
+                (
+                    "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+                    "groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields",
+                ),
+            ],
+        };
+
+    /// `groups[].members[].assignment.standby_tasks[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(69, 92, 3)],
+        paths: &[
+            (
+                "groups[].members[].assignment.active_tasks[].subtopology_id",
+                "groups[].members[].assignment.standby_tasks[].subtopology_id",
+            ),
+            (
+                "groups[].members[].assignment.active_tasks[].partitions",
+                "groups[].members[].assignment.standby_tasks[].partitions",
+            ),
+            (
+                "groups[].members[].assignment.active_tasks[]._tagged_fields",
+                "groups[].members[].assignment.standby_tasks[]._tagged_fields",
+            ),
+        ],
+    };
+
+    /// `groups[].members[].assignment.warmup_tasks[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(69, 95, 3)],
+        paths: &[
+            (
+                "groups[].members[].assignment.active_tasks[].subtopology_id",
+                "groups[].members[].assignment.warmup_tasks[].subtopology_id",
+            ),
+            (
+                "groups[].members[].assignment.active_tasks[].partitions",
+                "groups[].members[].assignment.warmup_tasks[].partitions",
+            ),
+            (
+                "groups[].members[].assignment.active_tasks[]._tagged_fields",
+                "groups[].members[].assignment.warmup_tasks[]._tagged_fields",
+            ),
+        ],
+    };
+
+    /// `groups[].topology_description.global_stores[].source`: the ids and paths of the `TopologyDescriptionNode` code, mapped to this field's.
+    pub(crate) static ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(72, 107, 7)],
+        paths: &[
+            (
+                "groups[].topology_description.subtopologies[].nodes[].name",
+                "groups[].topology_description.global_stores[].source.name",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[].node_type",
+                "groups[].topology_description.global_stores[].source.node_type",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                "groups[].topology_description.global_stores[].source.source_topics",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                "groups[].topology_description.global_stores[].source.sink_topic",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[].stores",
+                "groups[].topology_description.global_stores[].source.stores",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[].successors",
+                "groups[].topology_description.global_stores[].source.successors",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+                "groups[].topology_description.global_stores[].source._tagged_fields",
+            ),
+        ],
+    };
+
+    /// `groups[].topology_description.global_stores[].processor`: the ids and paths of the `TopologyDescriptionNode` code, mapped to this field's.
+    pub(crate) static ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(72, 114, 7)],
+        paths: &[
+            (
+                "groups[].topology_description.subtopologies[].nodes[].name",
+                "groups[].topology_description.global_stores[].processor.name",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[].node_type",
+                "groups[].topology_description.global_stores[].processor.node_type",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                "groups[].topology_description.global_stores[].processor.source_topics",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                "groups[].topology_description.global_stores[].processor.sink_topic",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[].stores",
+                "groups[].topology_description.global_stores[].processor.stores",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[].successors",
+                "groups[].topology_description.global_stores[].processor.successors",
+            ),
+            (
+                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+                "groups[].topology_description.global_stores[].processor._tagged_fields",
+            ),
+        ],
+    };
+
+    /// `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[]`: the ids and paths of the `KeyValue` code, mapped to this field's.
+    pub(crate) static ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS: crate::rt::Alias =
+        crate::rt::Alias {
+            ids: &[(47, 121, 3)],
+            paths: &[
+                (
+                    "groups[].members[].client_tags[].key",
+                    "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].key",
+                ),
+                (
+                    "groups[].members[].client_tags[].value",
+                    "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[].value",
+                ),
+                (
+                    "groups[].members[].client_tags[]._tagged_fields",
+                    "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+                ),
+            ],
+        };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -3670,7 +4144,7 @@ pub mod schema {
             FieldDesc {
                 name: "TaskEndOffsets",
                 json: "taskEndOffsets",
-                kind: K::Struct(&TASK_OFFSET),
+                kind: K::Struct(&TASK_OFFSET_AT_GROUPS_MEMBERS_TASK_END_OFFSETS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x0,
@@ -3698,7 +4172,7 @@ pub mod schema {
             FieldDesc {
                 name: "TargetAssignment",
                 json: "targetAssignment",
-                kind: K::Struct(&ASSIGNMENT),
+                kind: K::Struct(&ASSIGNMENT_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT),
                 array: false,
                 versions: 0x3,
                 nullable: 0x0,
@@ -3828,7 +4302,7 @@ pub mod schema {
             FieldDesc {
                 name: "RepartitionSourceTopics",
                 json: "repartitionSourceTopics",
-                kind: K::Struct(&TOPIC_INFO),
+                kind: K::Struct(&TOPIC_INFO_AT_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x0,
@@ -3990,7 +4464,7 @@ pub mod schema {
             FieldDesc {
                 name: "StandbyTasks",
                 json: "standbyTasks",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x0,
@@ -4004,7 +4478,7 @@ pub mod schema {
             FieldDesc {
                 name: "WarmupTasks",
                 json: "warmupTasks",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x0,
@@ -4064,7 +4538,7 @@ pub mod schema {
             FieldDesc {
                 name: "Source",
                 json: "source",
-                kind: K::Struct(&TOPOLOGY_DESCRIPTION_NODE),
+                kind: K::Struct(&TOPOLOGY_DESCRIPTION_NODE_AT_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE),
                 array: false,
                 versions: 0x2,
                 nullable: 0x0,
@@ -4078,7 +4552,7 @@ pub mod schema {
             FieldDesc {
                 name: "Processor",
                 json: "processor",
-                kind: K::Struct(&TOPOLOGY_DESCRIPTION_NODE),
+                kind: K::Struct(&TOPOLOGY_DESCRIPTION_NODE_AT_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR),
                 array: false,
                 versions: 0x2,
                 nullable: 0x0,
@@ -4143,7 +4617,7 @@ pub mod schema {
             FieldDesc {
                 name: "TopicConfigs",
                 json: "topicConfigs",
-                kind: K::Struct(&KEY_VALUE),
+                kind: K::Struct(&KEY_VALUE_AT_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x0,
@@ -4286,6 +4760,621 @@ pub mod schema {
             },
         ],
     };
+
+    /// `TaskOffset` at `groups[].members[].task_end_offsets[]`.
+    pub static TASK_OFFSET_AT_GROUPS_MEMBERS_TASK_END_OFFSETS: StructDesc = StructDesc {
+        name: "TaskOffset",
+        flexible: 0x3,
+        tags_id: 82,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 79,
+            },
+            FieldDesc {
+                name: "Partition",
+                json: "partition",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 80,
+            },
+            FieldDesc {
+                name: "Offset",
+                json: "offset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 81,
+            },
+        ],
+    };
+
+    /// `Assignment` at `groups[].members[].target_assignment`.
+    pub static ASSIGNMENT_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT: StructDesc = StructDesc {
+        name: "Assignment",
+        flexible: 0x3,
+        tags_id: 86,
+        fields: &[
+            FieldDesc {
+                name: "ActiveTasks",
+                json: "activeTasks",
+                kind: K::Struct(&TASK_IDS_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT_ACTIVE_TASKS),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 83,
+            },
+            FieldDesc {
+                name: "StandbyTasks",
+                json: "standbyTasks",
+                kind: K::Struct(&TASK_IDS_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT_STANDBY_TASKS),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 84,
+            },
+            FieldDesc {
+                name: "WarmupTasks",
+                json: "warmupTasks",
+                kind: K::Struct(&TASK_IDS_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT_WARMUP_TASKS),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 85,
+            },
+        ],
+    };
+
+    /// `TopicInfo` at `groups[].topology.subtopologies[].repartition_source_topics[]`.
+    pub static TOPIC_INFO_AT_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: StructDesc = StructDesc {
+        name: "TopicInfo",
+        flexible: 0x3,
+        tags_id: 91,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 87,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 88,
+            },
+            FieldDesc {
+                name: "ReplicationFactor",
+                json: "replicationFactor",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 89,
+            },
+            FieldDesc {
+                name: "TopicConfigs",
+                json: "topicConfigs",
+                kind: K::Struct(&KEY_VALUE_AT_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 90,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `groups[].members[].assignment.standby_tasks[]`.
+    pub static TASK_IDS_AT_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x3,
+        tags_id: 94,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 92,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 93,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `groups[].members[].assignment.warmup_tasks[]`.
+    pub static TASK_IDS_AT_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x3,
+        tags_id: 97,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 95,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 96,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `groups[].members[].target_assignment.active_tasks[]`.
+    pub static TASK_IDS_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT_ACTIVE_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x3,
+        tags_id: 100,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 98,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 99,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `groups[].members[].target_assignment.standby_tasks[]`.
+    pub static TASK_IDS_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT_STANDBY_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x3,
+        tags_id: 103,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 101,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 102,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `groups[].members[].target_assignment.warmup_tasks[]`.
+    pub static TASK_IDS_AT_GROUPS_MEMBERS_TARGET_ASSIGNMENT_WARMUP_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x3,
+        tags_id: 106,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 104,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 105,
+            },
+        ],
+    };
+
+    /// `TopologyDescriptionNode` at `groups[].topology_description.global_stores[].source`.
+    pub static TOPOLOGY_DESCRIPTION_NODE_AT_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE: StructDesc = StructDesc {
+        name: "TopologyDescriptionNode",
+        flexible: 0x3,
+        tags_id: 113,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 107,
+            },
+            FieldDesc {
+                name: "NodeType",
+                json: "nodeType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 108,
+            },
+            FieldDesc {
+                name: "SourceTopics",
+                json: "sourceTopics",
+                kind: K::String,
+                array: true,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 109,
+            },
+            FieldDesc {
+                name: "SinkTopic",
+                json: "sinkTopic",
+                kind: K::String,
+                array: false,
+                versions: 0x2,
+                nullable: 0x2,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Null,
+                id: 110,
+            },
+            FieldDesc {
+                name: "Stores",
+                json: "stores",
+                kind: K::String,
+                array: true,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 111,
+            },
+            FieldDesc {
+                name: "Successors",
+                json: "successors",
+                kind: K::String,
+                array: true,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 112,
+            },
+        ],
+    };
+
+    /// `TopologyDescriptionNode` at `groups[].topology_description.global_stores[].processor`.
+    pub static TOPOLOGY_DESCRIPTION_NODE_AT_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR: StructDesc =
+        StructDesc {
+            name: "TopologyDescriptionNode",
+            flexible: 0x3,
+            tags_id: 120,
+            fields: &[
+                FieldDesc {
+                    name: "Name",
+                    json: "name",
+                    kind: K::String,
+                    array: false,
+                    versions: 0x2,
+                    nullable: 0x0,
+                    tagged: 0x0,
+                    tag: 0,
+                    compact: 0x3,
+                    ignorable: false,
+                    default: D::Zero,
+                    id: 114,
+                },
+                FieldDesc {
+                    name: "NodeType",
+                    json: "nodeType",
+                    kind: K::Int8,
+                    array: false,
+                    versions: 0x2,
+                    nullable: 0x0,
+                    tagged: 0x0,
+                    tag: 0,
+                    compact: 0x3,
+                    ignorable: false,
+                    default: D::Zero,
+                    id: 115,
+                },
+                FieldDesc {
+                    name: "SourceTopics",
+                    json: "sourceTopics",
+                    kind: K::String,
+                    array: true,
+                    versions: 0x2,
+                    nullable: 0x0,
+                    tagged: 0x0,
+                    tag: 0,
+                    compact: 0x3,
+                    ignorable: false,
+                    default: D::Zero,
+                    id: 116,
+                },
+                FieldDesc {
+                    name: "SinkTopic",
+                    json: "sinkTopic",
+                    kind: K::String,
+                    array: false,
+                    versions: 0x2,
+                    nullable: 0x2,
+                    tagged: 0x0,
+                    tag: 0,
+                    compact: 0x3,
+                    ignorable: false,
+                    default: D::Null,
+                    id: 117,
+                },
+                FieldDesc {
+                    name: "Stores",
+                    json: "stores",
+                    kind: K::String,
+                    array: true,
+                    versions: 0x2,
+                    nullable: 0x0,
+                    tagged: 0x0,
+                    tag: 0,
+                    compact: 0x3,
+                    ignorable: false,
+                    default: D::Zero,
+                    id: 118,
+                },
+                FieldDesc {
+                    name: "Successors",
+                    json: "successors",
+                    kind: K::String,
+                    array: true,
+                    versions: 0x2,
+                    nullable: 0x0,
+                    tagged: 0x0,
+                    tag: 0,
+                    compact: 0x3,
+                    ignorable: false,
+                    default: D::Zero,
+                    id: 119,
+                },
+            ],
+        };
+
+    /// `KeyValue` at `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs[]`.
+    pub static KEY_VALUE_AT_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS: StructDesc =
+        StructDesc {
+            name: "KeyValue",
+            flexible: 0x3,
+            tags_id: 123,
+            fields: &[
+                FieldDesc {
+                    name: "Key",
+                    json: "key",
+                    kind: K::String,
+                    array: false,
+                    versions: 0x3,
+                    nullable: 0x0,
+                    tagged: 0x0,
+                    tag: 0,
+                    compact: 0x3,
+                    ignorable: false,
+                    default: D::Zero,
+                    id: 121,
+                },
+                FieldDesc {
+                    name: "Value",
+                    json: "value",
+                    kind: K::String,
+                    array: false,
+                    versions: 0x3,
+                    nullable: 0x0,
+                    tagged: 0x0,
+                    tag: 0,
+                    compact: 0x3,
+                    ignorable: false,
+                    default: D::Zero,
+                    id: 122,
+                },
+            ],
+        };
+
+    /// `KeyValue` at `groups[].topology.subtopologies[].repartition_source_topics[].topic_configs[]`.
+    pub static KEY_VALUE_AT_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS: StructDesc =
+        StructDesc {
+            name: "KeyValue",
+            flexible: 0x3,
+            tags_id: 126,
+            fields: &[
+                FieldDesc {
+                    name: "Key",
+                    json: "key",
+                    kind: K::String,
+                    array: false,
+                    versions: 0x3,
+                    nullable: 0x0,
+                    tagged: 0x0,
+                    tag: 0,
+                    compact: 0x3,
+                    ignorable: false,
+                    default: D::Zero,
+                    id: 124,
+                },
+                FieldDesc {
+                    name: "Value",
+                    json: "value",
+                    kind: K::String,
+                    array: false,
+                    versions: 0x3,
+                    nullable: 0x0,
+                    tagged: 0x0,
+                    tag: 0,
+                    compact: 0x3,
+                    ignorable: false,
+                    default: D::Zero,
+                    id: 125,
+                },
+            ],
+        };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
@@ -4657,9 +5746,11 @@ pub mod owned {
             n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "groups[].members[].user_endpoint")?;
             n += rt::owned::vec_size(&self.client_tags, true, v, "groups[].members[].client_tags")?;
             n += rt::owned::vec_size(&self.task_offsets, true, v, "groups[].members[].task_offsets")?;
-            n += rt::owned::vec_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")?;
+            n += rt::owned::vec_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")
+                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
             n += rt::OwnedStruct::size(&self.assignment, v)?;
-            n += rt::OwnedStruct::size(&self.target_assignment, v)?;
+            n += rt::OwnedStruct::size(&self.target_assignment, v)
+                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -4686,15 +5777,19 @@ pub mod owned {
             rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "groups[].members[].user_endpoint");
             rt::owned::write_vec(w, &self.client_tags, true, v, "groups[].members[].client_tags");
             rt::owned::write_vec(w, &self.task_offsets, true, v, "groups[].members[].task_offsets");
-            rt::owned::write_vec(
-                w,
-                &self.task_end_offsets,
-                true,
-                v,
-                "groups[].members[].task_end_offsets",
-            );
+            w.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths, |w| {
+                rt::owned::write_vec(
+                    w,
+                    &self.task_end_offsets,
+                    true,
+                    v,
+                    "groups[].members[].task_end_offsets",
+                )
+            });
             rt::OwnedStruct::write(&self.assignment, w, v);
-            rt::OwnedStruct::write(&self.target_assignment, w, v);
+            w.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths, |w| {
+                rt::OwnedStruct::write(&self.target_assignment, w, v)
+            });
             if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("groups[].members[].is_classic") {
                     r[0] = u8::from(self.is_classic);
@@ -4879,7 +5974,10 @@ pub mod owned {
                 true,
                 v,
                 "groups[].topology.subtopologies[].repartition_source_topics",
-            )?;
+            )
+            .map_err(|e| {
+                e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths)
+            })?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -4916,12 +6014,17 @@ pub mod owned {
                 v,
                 "groups[].topology.subtopologies[].state_changelog_topics",
             );
-            rt::owned::write_vec(
-                w,
-                &self.repartition_source_topics,
-                true,
-                v,
-                "groups[].topology.subtopologies[].repartition_source_topics",
+            w.renamed(
+                super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+                |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.repartition_source_topics,
+                        true,
+                        v,
+                        "groups[].topology.subtopologies[].repartition_source_topics",
+                    )
+                },
             );
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
@@ -5168,13 +6271,15 @@ pub mod owned {
                 true,
                 v,
                 "groups[].members[].assignment.standby_tasks",
-            )?;
+            )
+            .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
             n += rt::owned::vec_size(
                 &self.warmup_tasks,
                 true,
                 v,
                 "groups[].members[].assignment.warmup_tasks",
-            )?;
+            )
+            .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -5192,20 +6297,27 @@ pub mod owned {
                 v,
                 "groups[].members[].assignment.active_tasks",
             );
-            rt::owned::write_vec(
-                w,
-                &self.standby_tasks,
-                true,
-                v,
-                "groups[].members[].assignment.standby_tasks",
+            w.renamed(
+                super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths,
+                |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.standby_tasks,
+                        true,
+                        v,
+                        "groups[].members[].assignment.standby_tasks",
+                    )
+                },
             );
-            rt::owned::write_vec(
-                w,
-                &self.warmup_tasks,
-                true,
-                v,
-                "groups[].members[].assignment.warmup_tasks",
-            );
+            w.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths, |w| {
+                rt::owned::write_vec(
+                    w,
+                    &self.warmup_tasks,
+                    true,
+                    v,
+                    "groups[].members[].assignment.warmup_tasks",
+                )
+            });
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }
@@ -5348,7 +6460,9 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
-                n += rt::OwnedStruct::size(&self.source, v)?;
+                n += rt::OwnedStruct::size(&self.source, v).map_err(|e| {
+                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths)
+                })?;
             }
             if v <= 0 && self.source != TopologyDescriptionNode::default() {
                 return Err(rt::write::not_in_version(
@@ -5356,7 +6470,9 @@ pub mod owned {
                 ));
             }
             if v >= 1 {
-                n += rt::OwnedStruct::size(&self.processor, v)?;
+                n += rt::OwnedStruct::size(&self.processor, v).map_err(|e| {
+                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths)
+                })?;
             }
             if v <= 0 && self.processor != TopologyDescriptionNode::default() {
                 return Err(rt::write::not_in_version(
@@ -5384,10 +6500,16 @@ pub mod owned {
                 ));
             }
             if v >= 1 {
-                rt::OwnedStruct::write(&self.source, w, v);
+                w.renamed(
+                    super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths,
+                    |w| rt::OwnedStruct::write(&self.source, w, v),
+                );
             }
             if v >= 1 {
-                rt::OwnedStruct::write(&self.processor, w, v);
+                w.renamed(
+                    super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
+                    |w| rt::OwnedStruct::write(&self.processor, w, v),
+                );
             }
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
@@ -5447,7 +6569,10 @@ pub mod owned {
                 true,
                 v,
                 "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-            )?;
+            )
+            .map_err(|e| {
+                e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+            })?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -5467,12 +6592,17 @@ pub mod owned {
                 r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
                 r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
             }
-            rt::owned::write_vec(
-                w,
-                &self.topic_configs,
-                true,
-                v,
-                "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+            w.renamed(
+                super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.topic_configs,
+                        true,
+                        v,
+                        "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+                    )
+                },
             );
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }

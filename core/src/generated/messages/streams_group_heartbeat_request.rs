@@ -110,13 +110,16 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
         let topology = rt::read::opt_struct::<Topology>(c, true, v, "topology")?;
         let active_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "active_tasks")?;
-        let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")?;
-        let warmup_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "warmup_tasks")?;
+        let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        let warmup_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "warmup_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         let process_id = rt::read::opt_str(c, true, true, "process_id")?;
         let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
         let client_tags = rt::read::opt_array::<KeyValue<'a>>(c, true, true, v, "client_tags")?;
         let task_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_offsets")?;
-        let task_end_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_end_offsets")?;
+        let task_end_offsets = rt::read::opt_array::<TaskOffset<'a>>(c, true, true, v, "task_end_offsets")
+            .map_err(|e| e.renamed(fields::ALIAS_TASK_END_OFFSETS.paths))?;
         let shutdown_application = rt::read::bool(c, "shutdown_application")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "_tagged_fields")?;
         Ok(Self {
@@ -161,14 +164,41 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         let present = rt::read::present(c, true, "topology")?;
         rt::visit::struct_field::<Topology<'a>, V>(c, present, v, fields::TOPOLOGY, vis)?;
         rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::WARMUP_TASKS, vis, "warmup_tasks")?;
+        rt::visit::array::<TaskIds<'a>, _>(
+            c,
+            true,
+            true,
+            v,
+            fields::STANDBY_TASKS,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
+            "standby_tasks",
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        rt::visit::array::<TaskIds<'a>, _>(
+            c,
+            true,
+            true,
+            v,
+            fields::WARMUP_TASKS,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
+            "warmup_tasks",
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         vis.str(fields::PROCESS_ID, rt::read::opt_str(c, true, true, "process_id")?);
         let present = rt::read::present(c, true, "user_endpoint")?;
         rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::USER_ENDPOINT, vis)?;
         rt::visit::array::<KeyValue<'a>, V>(c, true, true, v, fields::CLIENT_TAGS, vis, "client_tags")?;
         rt::visit::array::<TaskOffset<'a>, V>(c, true, true, v, fields::TASK_OFFSETS, vis, "task_offsets")?;
-        rt::visit::array::<TaskOffset<'a>, V>(c, true, true, v, fields::TASK_END_OFFSETS, vis, "task_end_offsets")?;
+        rt::visit::array::<TaskOffset<'a>, _>(
+            c,
+            true,
+            true,
+            v,
+            fields::TASK_END_OFFSETS,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_TASK_END_OFFSETS.ids),
+            "task_end_offsets",
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_TASK_END_OFFSETS.paths))?;
         vis.bool(fields::SHUTDOWN_APPLICATION, rt::read::bool(c, "shutdown_application")?);
         rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         cur.join(local);
@@ -183,13 +213,16 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         n += rt::write::opt_str_size(self.rack_id, true, true, "rack_id")?;
         n += rt::write::opt_struct_size(&self.topology, true, v, "topology")?;
         n += rt::write::opt_array_size(&self.active_tasks, true, true, v, "active_tasks")?;
-        n += rt::write::opt_array_size(&self.standby_tasks, true, true, v, "standby_tasks")?;
-        n += rt::write::opt_array_size(&self.warmup_tasks, true, true, v, "warmup_tasks")?;
+        n += rt::write::opt_array_size(&self.standby_tasks, true, true, v, "standby_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        n += rt::write::opt_array_size(&self.warmup_tasks, true, true, v, "warmup_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         n += rt::write::opt_str_size(self.process_id, true, true, "process_id")?;
         n += rt::write::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
         n += rt::write::opt_array_size(&self.client_tags, true, true, v, "client_tags")?;
         n += rt::write::opt_array_size(&self.task_offsets, true, true, v, "task_offsets")?;
-        n += rt::write::opt_array_size(&self.task_end_offsets, true, true, v, "task_end_offsets")?;
+        n += rt::write::opt_array_size(&self.task_end_offsets, true, true, v, "task_end_offsets")
+            .map_err(|e| e.renamed(fields::ALIAS_TASK_END_OFFSETS.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -208,13 +241,19 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
         w.opt_struct(&self.topology, true, v, "topology");
         w.opt_array(&self.active_tasks, true, true, v, "active_tasks");
-        w.opt_array(&self.standby_tasks, true, true, v, "standby_tasks");
-        w.opt_array(&self.warmup_tasks, true, true, v, "warmup_tasks");
+        w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
+            w.opt_array(&self.standby_tasks, true, true, v, "standby_tasks")
+        });
+        w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
+            w.opt_array(&self.warmup_tasks, true, true, v, "warmup_tasks")
+        });
         w.opt_str(self.process_id, true, true, "process_id");
         w.opt_struct(&self.user_endpoint, true, v, "user_endpoint");
         w.opt_array(&self.client_tags, true, true, v, "client_tags");
         w.opt_array(&self.task_offsets, true, true, v, "task_offsets");
-        w.opt_array(&self.task_end_offsets, true, true, v, "task_end_offsets");
+        w.renamed(fields::ALIAS_TASK_END_OFFSETS.paths, |w| {
+            w.opt_array(&self.task_end_offsets, true, true, v, "task_end_offsets")
+        });
         w.bool(self.shutdown_application, "shutdown_application");
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
@@ -881,7 +920,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         let repartition_sink_topics =
             rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].repartition_sink_topics")?;
         let repartition_source_topics =
-            rt::read::array::<TopicInfo<'a>>(c, true, v, "topology.subtopologies[].repartition_source_topics")?;
+            rt::read::array::<TopicInfo<'a>>(c, true, v, "topology.subtopologies[].repartition_source_topics")
+                .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         let copartition_groups =
             rt::read::array::<CopartitionGroup<'a>>(c, true, v, "topology.subtopologies[].copartition_groups")?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "topology.subtopologies[]._tagged_fields")?;
@@ -905,13 +945,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topic_regex")?;
         rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "topology.subtopologies[].state_changelog_topics")?;
         rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].repartition_sink_topics")?;
-        rt::read::check_array::<TopicInfo<'a>>(
-            c,
-            true,
-            false,
-            v,
-            "topology.subtopologies[].repartition_source_topics",
-        )?;
+        rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "topology.subtopologies[].repartition_source_topics")
+            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         rt::read::check_array::<CopartitionGroup<'a>>(
             c,
             true,
@@ -983,15 +1018,16 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             vis,
             "topology.subtopologies[].repartition_sink_topics",
         )?;
-        rt::visit::array::<TopicInfo<'a>, V>(
+        rt::visit::array::<TopicInfo<'a>, _>(
             c,
             true,
             false,
             v,
             fields::TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.ids),
             "topology.subtopologies[].repartition_source_topics",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         rt::visit::array::<CopartitionGroup<'a>, V>(
             c,
             true,
@@ -1038,7 +1074,8 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             true,
             v,
             "topology.subtopologies[].repartition_source_topics",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
         n += rt::write::array_size(
             &self.copartition_groups,
             true,
@@ -1074,11 +1111,16 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             v,
             "topology.subtopologies[].repartition_sink_topics",
         );
-        w.array(
-            &self.repartition_source_topics,
-            true,
-            v,
-            "topology.subtopologies[].repartition_source_topics",
+        w.renamed(
+            fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+            |w| {
+                w.array(
+                    &self.repartition_source_topics,
+                    true,
+                    v,
+                    "topology.subtopologies[].repartition_source_topics",
+                )
+            },
         );
         w.array(
             &self.copartition_groups,
@@ -1156,7 +1198,8 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             true,
             v,
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
         let unknown_tagged_fields =
             rt::read::unknown_tags_only(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
         Ok(Self {
@@ -1193,7 +1236,8 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             false,
             v,
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
         rt::read::check_tags(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
         cur.join(local);
         Ok(())
@@ -1234,15 +1278,19 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                 "topology.subtopologies[].state_changelog_topics[].replication_factor",
             )?,
         );
-        rt::visit::array::<KeyValue<'a>, V>(
+        rt::visit::array::<KeyValue<'a>, _>(
             c,
             true,
             false,
             v,
             fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
-            vis,
+            &mut rt::Renumbered::new(
+                vis,
+                fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.ids,
+            ),
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
         rt::visit::tags_only(
             c,
             fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
@@ -1265,7 +1313,8 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             true,
             v,
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -1288,11 +1337,16 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             self.replication_factor,
             "topology.subtopologies[].state_changelog_topics[].replication_factor",
         );
-        w.array(
-            &self.topic_configs,
-            true,
-            v,
-            "topology.subtopologies[].state_changelog_topics[].topic_configs",
+        w.renamed(
+            fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+            |w| {
+                w.array(
+                    &self.topic_configs,
+                    true,
+                    v,
+                    "topology.subtopologies[].state_changelog_topics[].topic_configs",
+                )
+            },
         );
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
@@ -1516,7 +1570,8 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatRequest<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `group_id`.
     pub const GROUP_ID: crate::FieldId = 0;
@@ -1620,6 +1675,48 @@ pub mod fields {
     pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS: crate::FieldId = 49;
     /// `topology.subtopologies[].copartition_groups[]._tagged_fields`.
     pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS: crate::FieldId = 50;
+    /// `standby_tasks[].subtopology_id`.
+    pub const STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 51;
+    /// `standby_tasks[].partitions`.
+    pub const STANDBY_TASKS_PARTITIONS: crate::FieldId = 52;
+    /// `standby_tasks[]._tagged_fields`.
+    pub const STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 53;
+    /// `warmup_tasks[].subtopology_id`.
+    pub const WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 54;
+    /// `warmup_tasks[].partitions`.
+    pub const WARMUP_TASKS_PARTITIONS: crate::FieldId = 55;
+    /// `warmup_tasks[]._tagged_fields`.
+    pub const WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 56;
+    /// `task_end_offsets[].subtopology_id`.
+    pub const TASK_END_OFFSETS_SUBTOPOLOGY_ID: crate::FieldId = 57;
+    /// `task_end_offsets[].partition`.
+    pub const TASK_END_OFFSETS_PARTITION: crate::FieldId = 58;
+    /// `task_end_offsets[].offset`.
+    pub const TASK_END_OFFSETS_OFFSET: crate::FieldId = 59;
+    /// `task_end_offsets[]._tagged_fields`.
+    pub const TASK_END_OFFSETS_TAGGED_FIELDS: crate::FieldId = 60;
+    /// `topology.subtopologies[].repartition_source_topics[].name`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_NAME: crate::FieldId = 61;
+    /// `topology.subtopologies[].repartition_source_topics[].partitions`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_PARTITIONS: crate::FieldId = 62;
+    /// `topology.subtopologies[].repartition_source_topics[].replication_factor`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_REPLICATION_FACTOR: crate::FieldId = 63;
+    /// `topology.subtopologies[].repartition_source_topics[].topic_configs`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS: crate::FieldId = 64;
+    /// `topology.subtopologies[].repartition_source_topics[]._tagged_fields`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TAGGED_FIELDS: crate::FieldId = 65;
+    /// `topology.subtopologies[].state_changelog_topics[].topic_configs[].key`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 66;
+    /// `topology.subtopologies[].state_changelog_topics[].topic_configs[].value`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 67;
+    /// `topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 68;
+    /// `topology.subtopologies[].repartition_source_topics[].topic_configs[].key`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 69;
+    /// `topology.subtopologies[].repartition_source_topics[].topic_configs[].value`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 70;
+    /// `topology.subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 71;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "group_id",
@@ -1673,7 +1770,118 @@ pub mod fields {
         "topology.subtopologies[].copartition_groups[].source_topic_regex",
         "topology.subtopologies[].copartition_groups[].repartition_source_topics",
         "topology.subtopologies[].copartition_groups[]._tagged_fields",
+        "standby_tasks[].subtopology_id",
+        "standby_tasks[].partitions",
+        "standby_tasks[]._tagged_fields",
+        "warmup_tasks[].subtopology_id",
+        "warmup_tasks[].partitions",
+        "warmup_tasks[]._tagged_fields",
+        "task_end_offsets[].subtopology_id",
+        "task_end_offsets[].partition",
+        "task_end_offsets[].offset",
+        "task_end_offsets[]._tagged_fields",
+        "topology.subtopologies[].repartition_source_topics[].name",
+        "topology.subtopologies[].repartition_source_topics[].partitions",
+        "topology.subtopologies[].repartition_source_topics[].replication_factor",
+        "topology.subtopologies[].repartition_source_topics[].topic_configs",
+        "topology.subtopologies[].repartition_source_topics[]._tagged_fields",
+        "topology.subtopologies[].state_changelog_topics[].topic_configs[].key",
+        "topology.subtopologies[].state_changelog_topics[].topic_configs[].value",
+        "topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+        "topology.subtopologies[].repartition_source_topics[].topic_configs[].key",
+        "topology.subtopologies[].repartition_source_topics[].topic_configs[].value",
+        "topology.subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields",
     ];
+
+    /// `standby_tasks[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_STANDBY_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(21, 51, 3)],
+        paths: &[
+            ("active_tasks[].subtopology_id", "standby_tasks[].subtopology_id"),
+            ("active_tasks[].partitions", "standby_tasks[].partitions"),
+            ("active_tasks[]._tagged_fields", "standby_tasks[]._tagged_fields"),
+        ],
+    };
+
+    /// `warmup_tasks[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_WARMUP_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(21, 54, 3)],
+        paths: &[
+            ("active_tasks[].subtopology_id", "warmup_tasks[].subtopology_id"),
+            ("active_tasks[].partitions", "warmup_tasks[].partitions"),
+            ("active_tasks[]._tagged_fields", "warmup_tasks[]._tagged_fields"),
+        ],
+    };
+
+    /// `task_end_offsets[]`: the ids and paths of the `TaskOffset` code, mapped to this field's.
+    pub(crate) static ALIAS_TASK_END_OFFSETS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(30, 57, 4)],
+        paths: &[
+            ("task_offsets[].subtopology_id", "task_end_offsets[].subtopology_id"),
+            ("task_offsets[].partition", "task_end_offsets[].partition"),
+            ("task_offsets[].offset", "task_end_offsets[].offset"),
+            ("task_offsets[]._tagged_fields", "task_end_offsets[]._tagged_fields"),
+        ],
+    };
+
+    /// `topology.subtopologies[].repartition_source_topics[]`: the ids and paths of the `TopicInfo` code, mapped to this field's.
+    pub(crate) static ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(42, 61, 5), (66, 69, 3)],
+        paths: &[
+            (
+                "topology.subtopologies[].state_changelog_topics[].name",
+                "topology.subtopologies[].repartition_source_topics[].name",
+            ),
+            (
+                "topology.subtopologies[].state_changelog_topics[].partitions",
+                "topology.subtopologies[].repartition_source_topics[].partitions",
+            ),
+            (
+                "topology.subtopologies[].state_changelog_topics[].replication_factor",
+                "topology.subtopologies[].repartition_source_topics[].replication_factor",
+            ),
+            (
+                "topology.subtopologies[].state_changelog_topics[].topic_configs",
+                "topology.subtopologies[].repartition_source_topics[].topic_configs",
+            ),
+            (
+                "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+                "topology.subtopologies[].repartition_source_topics[]._tagged_fields",
+            ),
+            (
+                "topology.subtopologies[].state_changelog_topics[].topic_configs[].key",
+                "topology.subtopologies[].repartition_source_topics[].topic_configs[].key",
+            ),
+            (
+                "topology.subtopologies[].state_changelog_topics[].topic_configs[].value",
+                "topology.subtopologies[].repartition_source_topics[].topic_configs[].value",
+            ),
+            (
+                "topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+                "topology.subtopologies[].repartition_source_topics[].topic_configs[]._tagged_fields",
+            ),
+        ],
+    };
+
+    /// `topology.subtopologies[].state_changelog_topics[].topic_configs[]`: the ids and paths of the `KeyValue` code, mapped to this field's.
+    pub(crate) static ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS: crate::rt::Alias =
+        crate::rt::Alias {
+            ids: &[(27, 66, 3)],
+            paths: &[
+                (
+                    "client_tags[].key",
+                    "topology.subtopologies[].state_changelog_topics[].topic_configs[].key",
+                ),
+                (
+                    "client_tags[].value",
+                    "topology.subtopologies[].state_changelog_topics[].topic_configs[].value",
+                ),
+                (
+                    "client_tags[]._tagged_fields",
+                    "topology.subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+                ),
+            ],
+        };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -1815,7 +2023,7 @@ pub mod schema {
             FieldDesc {
                 name: "StandbyTasks",
                 json: "standbyTasks",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_STANDBY_TASKS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x3,
@@ -1829,7 +2037,7 @@ pub mod schema {
             FieldDesc {
                 name: "WarmupTasks",
                 json: "warmupTasks",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_WARMUP_TASKS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x3,
@@ -1899,7 +2107,7 @@ pub mod schema {
             FieldDesc {
                 name: "TaskEndOffsets",
                 json: "taskEndOffsets",
-                kind: K::Struct(&TASK_OFFSET),
+                kind: K::Struct(&TASK_OFFSET_AT_TASK_END_OFFSETS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x3,
@@ -2205,7 +2413,7 @@ pub mod schema {
             FieldDesc {
                 name: "RepartitionSourceTopics",
                 json: "repartitionSourceTopics",
-                kind: K::Struct(&TOPIC_INFO),
+                kind: K::Struct(&TOPIC_INFO_AT_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x0,
@@ -2284,7 +2492,7 @@ pub mod schema {
             FieldDesc {
                 name: "TopicConfigs",
                 json: "topicConfigs",
-                kind: K::Struct(&KEY_VALUE),
+                kind: K::Struct(&KEY_VALUE_AT_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x0,
@@ -2345,6 +2553,270 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 49,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `standby_tasks[]`.
+    pub static TASK_IDS_AT_STANDBY_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x3,
+        tags_id: 53,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 51,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 52,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `warmup_tasks[]`.
+    pub static TASK_IDS_AT_WARMUP_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x3,
+        tags_id: 56,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 54,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 55,
+            },
+        ],
+    };
+
+    /// `TaskOffset` at `task_end_offsets[]`.
+    pub static TASK_OFFSET_AT_TASK_END_OFFSETS: StructDesc = StructDesc {
+        name: "TaskOffset",
+        flexible: 0x3,
+        tags_id: 60,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 57,
+            },
+            FieldDesc {
+                name: "Partition",
+                json: "partition",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 58,
+            },
+            FieldDesc {
+                name: "Offset",
+                json: "offset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 59,
+            },
+        ],
+    };
+
+    /// `TopicInfo` at `topology.subtopologies[].repartition_source_topics[]`.
+    pub static TOPIC_INFO_AT_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: StructDesc = StructDesc {
+        name: "TopicInfo",
+        flexible: 0x3,
+        tags_id: 65,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 61,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 62,
+            },
+            FieldDesc {
+                name: "ReplicationFactor",
+                json: "replicationFactor",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 63,
+            },
+            FieldDesc {
+                name: "TopicConfigs",
+                json: "topicConfigs",
+                kind: K::Struct(&KEY_VALUE_AT_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 64,
+            },
+        ],
+    };
+
+    /// `KeyValue` at `topology.subtopologies[].state_changelog_topics[].topic_configs[]`.
+    pub static KEY_VALUE_AT_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS: StructDesc = StructDesc {
+        name: "KeyValue",
+        flexible: 0x3,
+        tags_id: 68,
+        fields: &[
+            FieldDesc {
+                name: "Key",
+                json: "key",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 66,
+            },
+            FieldDesc {
+                name: "Value",
+                json: "value",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 67,
+            },
+        ],
+    };
+
+    /// `KeyValue` at `topology.subtopologies[].repartition_source_topics[].topic_configs[]`.
+    pub static KEY_VALUE_AT_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS_TOPIC_CONFIGS: StructDesc = StructDesc {
+        name: "KeyValue",
+        flexible: 0x3,
+        tags_id: 71,
+        fields: &[
+            FieldDesc {
+                name: "Key",
+                json: "key",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 69,
+            },
+            FieldDesc {
+                name: "Value",
+                json: "value",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 70,
             },
         ],
     };
@@ -2458,13 +2930,16 @@ pub mod owned {
             n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
             n += rt::owned::opt_struct_size(&self.topology, true, v, "topology")?;
             n += rt::owned::opt_vec_size(self.active_tasks.as_deref(), true, true, v, "active_tasks")?;
-            n += rt::owned::opt_vec_size(self.standby_tasks.as_deref(), true, true, v, "standby_tasks")?;
-            n += rt::owned::opt_vec_size(self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")?;
+            n += rt::owned::opt_vec_size(self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+            n += rt::owned::opt_vec_size(self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
             n += rt::write::opt_str_size(self.process_id.as_deref(), true, true, "process_id")?;
             n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
             n += rt::owned::opt_vec_size(self.client_tags.as_deref(), true, true, v, "client_tags")?;
             n += rt::owned::opt_vec_size(self.task_offsets.as_deref(), true, true, v, "task_offsets")?;
-            n += rt::owned::opt_vec_size(self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets")?;
+            n += rt::owned::opt_vec_size(self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets")
+                .map_err(|e| e.renamed(super::fields::ALIAS_TASK_END_OFFSETS.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -2485,13 +2960,19 @@ pub mod owned {
             w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
             rt::owned::write_opt_struct(w, &self.topology, true, v, "topology");
             rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, true, v, "active_tasks");
-            rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, true, v, "standby_tasks");
-            rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks");
+            w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
+            });
+            w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
+            });
             w.opt_str(self.process_id.as_deref(), true, true, "process_id");
             rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint");
             rt::owned::write_opt_vec(w, self.client_tags.as_deref(), true, true, v, "client_tags");
             rt::owned::write_opt_vec(w, self.task_offsets.as_deref(), true, true, v, "task_offsets");
-            rt::owned::write_opt_vec(w, self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets");
+            w.renamed(super::fields::ALIAS_TASK_END_OFFSETS.paths, |w| {
+                rt::owned::write_opt_vec(w, self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets")
+            });
             if self.unknown_tagged_fields.is_empty() {
                 if let Some(r) = w.run::<2>("shutdown_application") {
                     r[0] = u8::from(self.shutdown_application);
@@ -2874,7 +3355,8 @@ pub mod owned {
                 true,
                 v,
                 "topology.subtopologies[].repartition_source_topics",
-            )?;
+            )
+            .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
             n += rt::owned::vec_size(
                 &self.copartition_groups,
                 true,
@@ -2920,12 +3402,17 @@ pub mod owned {
                 v,
                 "topology.subtopologies[].repartition_sink_topics",
             );
-            rt::owned::write_vec(
-                w,
-                &self.repartition_source_topics,
-                true,
-                v,
-                "topology.subtopologies[].repartition_source_topics",
+            w.renamed(
+                super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths,
+                |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.repartition_source_topics,
+                        true,
+                        v,
+                        "topology.subtopologies[].repartition_source_topics",
+                    )
+                },
             );
             rt::owned::write_vec(
                 w,
@@ -2992,7 +3479,10 @@ pub mod owned {
                 true,
                 v,
                 "topology.subtopologies[].state_changelog_topics[].topic_configs",
-            )?;
+            )
+            .map_err(|e| {
+                e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+            })?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -3012,12 +3502,17 @@ pub mod owned {
                 r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
                 r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
             }
-            rt::owned::write_vec(
-                w,
-                &self.topic_configs,
-                true,
-                v,
-                "topology.subtopologies[].state_changelog_topics[].topic_configs",
+            w.renamed(
+                super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths,
+                |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.topic_configs,
+                        true,
+                        v,
+                        "topology.subtopologies[].state_changelog_topics[].topic_configs",
+                    )
+                },
             );
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }

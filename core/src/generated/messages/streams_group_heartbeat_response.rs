@@ -124,8 +124,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         };
         let status = rt::read::opt_array::<Status<'a>>(c, true, true, v, "status")?;
         let active_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "active_tasks")?;
-        let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")?;
-        let warmup_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "warmup_tasks")?;
+        let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        let warmup_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "warmup_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         let topology_description_required = if v >= 1 {
             rt::read::bool(c, "topology_description_required")?
         } else {
@@ -193,8 +195,26 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         }
         rt::visit::array::<Status<'a>, V>(c, true, true, v, fields::STATUS, vis, "status")?;
         rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
-        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::WARMUP_TASKS, vis, "warmup_tasks")?;
+        rt::visit::array::<TaskIds<'a>, _>(
+            c,
+            true,
+            true,
+            v,
+            fields::STANDBY_TASKS,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
+            "standby_tasks",
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        rt::visit::array::<TaskIds<'a>, _>(
+            c,
+            true,
+            true,
+            v,
+            fields::WARMUP_TASKS,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_WARMUP_TASKS.ids),
+            "warmup_tasks",
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         if v >= 1 {
             vis.bool(
                 fields::TOPOLOGY_DESCRIPTION_REQUIRED,
@@ -234,8 +254,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         }
         n += rt::write::opt_array_size(&self.status, true, true, v, "status")?;
         n += rt::write::opt_array_size(&self.active_tasks, true, true, v, "active_tasks")?;
-        n += rt::write::opt_array_size(&self.standby_tasks, true, true, v, "standby_tasks")?;
-        n += rt::write::opt_array_size(&self.warmup_tasks, true, true, v, "warmup_tasks")?;
+        n += rt::write::opt_array_size(&self.standby_tasks, true, true, v, "standby_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
+        n += rt::write::opt_array_size(&self.warmup_tasks, true, true, v, "warmup_tasks")
+            .map_err(|e| e.renamed(fields::ALIAS_WARMUP_TASKS.paths))?;
         if v >= 1 {
             n += 1;
         }
@@ -279,8 +301,12 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         }
         w.opt_array(&self.status, true, true, v, "status");
         w.opt_array(&self.active_tasks, true, true, v, "active_tasks");
-        w.opt_array(&self.standby_tasks, true, true, v, "standby_tasks");
-        w.opt_array(&self.warmup_tasks, true, true, v, "warmup_tasks");
+        w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
+            w.opt_array(&self.standby_tasks, true, true, v, "standby_tasks")
+        });
+        w.renamed(fields::ALIAS_WARMUP_TASKS.paths, |w| {
+            w.opt_array(&self.warmup_tasks, true, true, v, "warmup_tasks")
+        });
         if v >= 1 {
             w.bool(self.topology_description_required, "topology_description_required");
         }
@@ -571,7 +597,8 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
         let active_partitions =
             rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].active_partitions")?;
         let standby_partitions =
-            rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].standby_partitions")?;
+            rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].standby_partitions")
+                .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
         let unknown_tagged_fields = rt::read::unknown_tags_only(c, "partitions_by_user_endpoint[]._tagged_fields")?;
         Ok(Self {
             user_endpoint,
@@ -599,7 +626,8 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             false,
             v,
             "partitions_by_user_endpoint[].standby_partitions",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
         rt::read::check_tags(c, "partitions_by_user_endpoint[]._tagged_fields")?;
         cur.join(local);
         Ok(())
@@ -638,15 +666,16 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             vis,
             "partitions_by_user_endpoint[].active_partitions",
         )?;
-        rt::visit::array::<TopicPartition<'a>, V>(
+        rt::visit::array::<TopicPartition<'a>, _>(
             c,
             true,
             false,
             v,
             fields::PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS,
-            vis,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.ids),
             "partitions_by_user_endpoint[].standby_partitions",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
         rt::visit::tags_only(
             c,
             fields::PARTITIONS_BY_USER_ENDPOINT_TAGGED_FIELDS,
@@ -671,7 +700,8 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             true,
             v,
             "partitions_by_user_endpoint[].standby_partitions",
-        )?;
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -688,11 +718,16 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             v,
             "partitions_by_user_endpoint[].active_partitions",
         );
-        w.array(
-            &self.standby_partitions,
-            true,
-            v,
-            "partitions_by_user_endpoint[].standby_partitions",
+        w.renamed(
+            fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths,
+            |w| {
+                w.array(
+                    &self.standby_partitions,
+                    true,
+                    v,
+                    "partitions_by_user_endpoint[].standby_partitions",
+                )
+            },
         );
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
@@ -990,7 +1025,8 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatResponse<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `throttle_time_ms`.
     pub const THROTTLE_TIME_MS: crate::FieldId = 0;
@@ -1058,6 +1094,24 @@ pub mod fields {
     pub const PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_PARTITIONS: crate::FieldId = 31;
     /// `partitions_by_user_endpoint[].active_partitions[]._tagged_fields`.
     pub const PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 32;
+    /// `standby_tasks[].subtopology_id`.
+    pub const STANDBY_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 33;
+    /// `standby_tasks[].partitions`.
+    pub const STANDBY_TASKS_PARTITIONS: crate::FieldId = 34;
+    /// `standby_tasks[]._tagged_fields`.
+    pub const STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 35;
+    /// `warmup_tasks[].subtopology_id`.
+    pub const WARMUP_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 36;
+    /// `warmup_tasks[].partitions`.
+    pub const WARMUP_TASKS_PARTITIONS: crate::FieldId = 37;
+    /// `warmup_tasks[]._tagged_fields`.
+    pub const WARMUP_TASKS_TAGGED_FIELDS: crate::FieldId = 38;
+    /// `partitions_by_user_endpoint[].standby_partitions[].topic`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS_TOPIC: crate::FieldId = 39;
+    /// `partitions_by_user_endpoint[].standby_partitions[].partitions`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS_PARTITIONS: crate::FieldId = 40;
+    /// `partitions_by_user_endpoint[].standby_partitions[]._tagged_fields`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 41;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "throttle_time_ms",
@@ -1093,7 +1147,55 @@ pub mod fields {
         "partitions_by_user_endpoint[].active_partitions[].topic",
         "partitions_by_user_endpoint[].active_partitions[].partitions",
         "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
+        "standby_tasks[].subtopology_id",
+        "standby_tasks[].partitions",
+        "standby_tasks[]._tagged_fields",
+        "warmup_tasks[].subtopology_id",
+        "warmup_tasks[].partitions",
+        "warmup_tasks[]._tagged_fields",
+        "partitions_by_user_endpoint[].standby_partitions[].topic",
+        "partitions_by_user_endpoint[].standby_partitions[].partitions",
+        "partitions_by_user_endpoint[].standby_partitions[]._tagged_fields",
     ];
+
+    /// `standby_tasks[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_STANDBY_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(20, 33, 3)],
+        paths: &[
+            ("active_tasks[].subtopology_id", "standby_tasks[].subtopology_id"),
+            ("active_tasks[].partitions", "standby_tasks[].partitions"),
+            ("active_tasks[]._tagged_fields", "standby_tasks[]._tagged_fields"),
+        ],
+    };
+
+    /// `warmup_tasks[]`: the ids and paths of the `TaskIds` code, mapped to this field's.
+    pub(crate) static ALIAS_WARMUP_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(20, 36, 3)],
+        paths: &[
+            ("active_tasks[].subtopology_id", "warmup_tasks[].subtopology_id"),
+            ("active_tasks[].partitions", "warmup_tasks[].partitions"),
+            ("active_tasks[]._tagged_fields", "warmup_tasks[]._tagged_fields"),
+        ],
+    };
+
+    /// `partitions_by_user_endpoint[].standby_partitions[]`: the ids and paths of the `TopicPartition` code, mapped to this field's.
+    pub(crate) static ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(30, 39, 3)],
+        paths: &[
+            (
+                "partitions_by_user_endpoint[].active_partitions[].topic",
+                "partitions_by_user_endpoint[].standby_partitions[].topic",
+            ),
+            (
+                "partitions_by_user_endpoint[].active_partitions[].partitions",
+                "partitions_by_user_endpoint[].standby_partitions[].partitions",
+            ),
+            (
+                "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
+                "partitions_by_user_endpoint[].standby_partitions[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -1263,7 +1365,7 @@ pub mod schema {
             FieldDesc {
                 name: "StandbyTasks",
                 json: "standbyTasks",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_STANDBY_TASKS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x3,
@@ -1277,7 +1379,7 @@ pub mod schema {
             FieldDesc {
                 name: "WarmupTasks",
                 json: "warmupTasks",
-                kind: K::Struct(&TASK_IDS),
+                kind: K::Struct(&TASK_IDS_AT_WARMUP_TASKS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x3,
@@ -1444,7 +1546,7 @@ pub mod schema {
             FieldDesc {
                 name: "StandbyPartitions",
                 json: "standbyPartitions",
-                kind: K::Struct(&TOPIC_PARTITION),
+                kind: K::Struct(&TOPIC_PARTITION_AT_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS),
                 array: true,
                 versions: 0x3,
                 nullable: 0x0,
@@ -1528,6 +1630,117 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 31,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `standby_tasks[]`.
+    pub static TASK_IDS_AT_STANDBY_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x3,
+        tags_id: 35,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 33,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 34,
+            },
+        ],
+    };
+
+    /// `TaskIds` at `warmup_tasks[]`.
+    pub static TASK_IDS_AT_WARMUP_TASKS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x3,
+        tags_id: 38,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 36,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 37,
+            },
+        ],
+    };
+
+    /// `TopicPartition` at `partitions_by_user_endpoint[].standby_partitions[]`.
+    pub static TOPIC_PARTITION_AT_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS: StructDesc = StructDesc {
+        name: "TopicPartition",
+        flexible: 0x3,
+        tags_id: 41,
+        fields: &[
+            FieldDesc {
+                name: "Topic",
+                json: "topic",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 39,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+                id: 40,
             },
         ],
     };
@@ -1646,8 +1859,10 @@ pub mod owned {
             }
             n += rt::owned::opt_vec_size(self.status.as_deref(), true, true, v, "status")?;
             n += rt::owned::opt_vec_size(self.active_tasks.as_deref(), true, true, v, "active_tasks")?;
-            n += rt::owned::opt_vec_size(self.standby_tasks.as_deref(), true, true, v, "standby_tasks")?;
-            n += rt::owned::opt_vec_size(self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")?;
+            n += rt::owned::opt_vec_size(self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+            n += rt::owned::opt_vec_size(self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
             if v >= 1 {
                 n += 1;
             }
@@ -1695,8 +1910,12 @@ pub mod owned {
             }
             rt::owned::write_opt_vec(w, self.status.as_deref(), true, true, v, "status");
             rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, true, v, "active_tasks");
-            rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, true, v, "standby_tasks");
-            rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks");
+            w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, true, v, "standby_tasks")
+            });
+            w.renamed(super::fields::ALIAS_WARMUP_TASKS.paths, |w| {
+                rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")
+            });
             if v >= 1 {
                 w.bool(self.topology_description_required, "topology_description_required");
             }
@@ -1872,7 +2091,8 @@ pub mod owned {
                 true,
                 v,
                 "partitions_by_user_endpoint[].standby_partitions",
-            )?;
+            )
+            .map_err(|e| e.renamed(super::fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -1891,12 +2111,17 @@ pub mod owned {
                 v,
                 "partitions_by_user_endpoint[].active_partitions",
             );
-            rt::owned::write_vec(
-                w,
-                &self.standby_partitions,
-                true,
-                v,
-                "partitions_by_user_endpoint[].standby_partitions",
+            w.renamed(
+                super::fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths,
+                |w| {
+                    rt::owned::write_vec(
+                        w,
+                        &self.standby_partitions,
+                        true,
+                        v,
+                        "partitions_by_user_endpoint[].standby_partitions",
+                    )
+                },
             );
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }

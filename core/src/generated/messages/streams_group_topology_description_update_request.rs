@@ -431,8 +431,10 @@ impl defmt::Format for TopologyDescriptionGlobalStore<'_> {
 impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let source = <TopologyDescriptionNode as rt::Struct>::read(c, v)?;
-        let processor = <TopologyDescriptionNode as rt::Struct>::read(c, v)?;
+        let source = <TopologyDescriptionNode as rt::Struct>::read(c, v)
+            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+        let processor = <TopologyDescriptionNode as rt::Struct>::read(c, v)
+            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
         let unknown_tagged_fields =
             rt::read::unknown_tags_only(c, "topology_description.global_stores[]._tagged_fields")?;
         Ok(Self {
@@ -446,8 +448,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
         let mut local = cur.fork();
         let c = &mut local;
-        <TopologyDescriptionNode as rt::Struct>::check(c, v)?;
-        <TopologyDescriptionNode as rt::Struct>::check(c, v)?;
+        <TopologyDescriptionNode as rt::Struct>::check(c, v)
+            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+        <TopologyDescriptionNode as rt::Struct>::check(c, v)
+            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
         rt::read::check_tags(c, "topology_description.global_stores[]._tagged_fields")?;
         cur.join(local);
         Ok(())
@@ -469,21 +473,23 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
         let mut local = cur.fork();
         let c = &mut local;
         let present = true;
-        rt::visit::struct_field::<TopologyDescriptionNode<'a>, V>(
+        rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
             c,
             present,
             v,
             fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE,
-            vis,
-        )?;
+            &mut rt::Renumbered::new(vis, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.ids),
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
         let present = true;
-        rt::visit::struct_field::<TopologyDescriptionNode<'a>, V>(
+        rt::visit::struct_field::<TopologyDescriptionNode<'a>, _>(
             c,
             present,
             v,
             fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR,
-            vis,
-        )?;
+            &mut rt::Renumbered::new(vis, fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.ids),
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
         rt::visit::tags_only(
             c,
             fields::TOPOLOGY_DESCRIPTION_GLOBAL_STORES_TAGGED_FIELDS,
@@ -496,8 +502,10 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         let mut n: usize = 0;
-        n += rt::Struct::size(&self.source, v)?;
-        n += rt::Struct::size(&self.processor, v)?;
+        n += rt::Struct::size(&self.source, v)
+            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+        n += rt::Struct::size(&self.processor, v)
+            .map_err(|e| e.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
         {
             let tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
@@ -507,8 +515,12 @@ impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-        rt::Struct::write(&self.source, w, v);
-        rt::Struct::write(&self.processor, w, v);
+        w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths, |w| {
+            rt::Struct::write(&self.source, w, v)
+        });
+        w.renamed(fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths, |w| {
+            rt::Struct::write(&self.processor, w, v)
+        });
         w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
     }
 }
@@ -764,7 +776,8 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `group_id`.
     pub const GROUP_ID: crate::FieldId = 0;
@@ -808,6 +821,34 @@ pub mod fields {
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_SUCCESSORS: crate::FieldId = 19;
     /// `topology_description.subtopologies[].nodes[]._tagged_fields`.
     pub const TOPOLOGY_DESCRIPTION_SUBTOPOLOGIES_NODES_TAGGED_FIELDS: crate::FieldId = 20;
+    /// `topology_description.global_stores[].source.name`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_NAME: crate::FieldId = 21;
+    /// `topology_description.global_stores[].source.node_type`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_NODE_TYPE: crate::FieldId = 22;
+    /// `topology_description.global_stores[].source.source_topics`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SOURCE_TOPICS: crate::FieldId = 23;
+    /// `topology_description.global_stores[].source.sink_topic`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SINK_TOPIC: crate::FieldId = 24;
+    /// `topology_description.global_stores[].source.stores`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_STORES: crate::FieldId = 25;
+    /// `topology_description.global_stores[].source.successors`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_SUCCESSORS: crate::FieldId = 26;
+    /// `topology_description.global_stores[].source._tagged_fields`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE_TAGGED_FIELDS: crate::FieldId = 27;
+    /// `topology_description.global_stores[].processor.name`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_NAME: crate::FieldId = 28;
+    /// `topology_description.global_stores[].processor.node_type`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_NODE_TYPE: crate::FieldId = 29;
+    /// `topology_description.global_stores[].processor.source_topics`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SOURCE_TOPICS: crate::FieldId = 30;
+    /// `topology_description.global_stores[].processor.sink_topic`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SINK_TOPIC: crate::FieldId = 31;
+    /// `topology_description.global_stores[].processor.stores`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_STORES: crate::FieldId = 32;
+    /// `topology_description.global_stores[].processor.successors`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_SUCCESSORS: crate::FieldId = 33;
+    /// `topology_description.global_stores[].processor._tagged_fields`.
+    pub const TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR_TAGGED_FIELDS: crate::FieldId = 34;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "group_id",
@@ -831,7 +872,91 @@ pub mod fields {
         "topology_description.subtopologies[].nodes[].stores",
         "topology_description.subtopologies[].nodes[].successors",
         "topology_description.subtopologies[].nodes[]._tagged_fields",
+        "topology_description.global_stores[].source.name",
+        "topology_description.global_stores[].source.node_type",
+        "topology_description.global_stores[].source.source_topics",
+        "topology_description.global_stores[].source.sink_topic",
+        "topology_description.global_stores[].source.stores",
+        "topology_description.global_stores[].source.successors",
+        "topology_description.global_stores[].source._tagged_fields",
+        "topology_description.global_stores[].processor.name",
+        "topology_description.global_stores[].processor.node_type",
+        "topology_description.global_stores[].processor.source_topics",
+        "topology_description.global_stores[].processor.sink_topic",
+        "topology_description.global_stores[].processor.stores",
+        "topology_description.global_stores[].processor.successors",
+        "topology_description.global_stores[].processor._tagged_fields",
     ];
+
+    /// `topology_description.global_stores[].source`: the ids and paths of the `TopologyDescriptionNode` code, mapped to this field's.
+    pub(crate) static ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(14, 21, 7)],
+        paths: &[
+            (
+                "topology_description.subtopologies[].nodes[].name",
+                "topology_description.global_stores[].source.name",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[].node_type",
+                "topology_description.global_stores[].source.node_type",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[].source_topics",
+                "topology_description.global_stores[].source.source_topics",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[].sink_topic",
+                "topology_description.global_stores[].source.sink_topic",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[].stores",
+                "topology_description.global_stores[].source.stores",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[].successors",
+                "topology_description.global_stores[].source.successors",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[]._tagged_fields",
+                "topology_description.global_stores[].source._tagged_fields",
+            ),
+        ],
+    };
+
+    /// `topology_description.global_stores[].processor`: the ids and paths of the `TopologyDescriptionNode` code, mapped to this field's.
+    pub(crate) static ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(14, 28, 7)],
+        paths: &[
+            (
+                "topology_description.subtopologies[].nodes[].name",
+                "topology_description.global_stores[].processor.name",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[].node_type",
+                "topology_description.global_stores[].processor.node_type",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[].source_topics",
+                "topology_description.global_stores[].processor.source_topics",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[].sink_topic",
+                "topology_description.global_stores[].processor.sink_topic",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[].stores",
+                "topology_description.global_stores[].processor.stores",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[].successors",
+                "topology_description.global_stores[].processor.successors",
+            ),
+            (
+                "topology_description.subtopologies[].nodes[]._tagged_fields",
+                "topology_description.global_stores[].processor._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -986,7 +1111,7 @@ pub mod schema {
             FieldDesc {
                 name: "Source",
                 json: "source",
-                kind: K::Struct(&TOPOLOGY_DESCRIPTION_NODE),
+                kind: K::Struct(&TOPOLOGY_DESCRIPTION_NODE_AT_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE),
                 array: false,
                 versions: 0x1,
                 nullable: 0x0,
@@ -1000,7 +1125,7 @@ pub mod schema {
             FieldDesc {
                 name: "Processor",
                 json: "processor",
-                kind: K::Struct(&TOPOLOGY_DESCRIPTION_NODE),
+                kind: K::Struct(&TOPOLOGY_DESCRIPTION_NODE_AT_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR),
                 array: false,
                 versions: 0x1,
                 nullable: 0x0,
@@ -1103,6 +1228,192 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 19,
+            },
+        ],
+    };
+
+    /// `TopologyDescriptionNode` at `topology_description.global_stores[].source`.
+    pub static TOPOLOGY_DESCRIPTION_NODE_AT_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE: StructDesc = StructDesc {
+        name: "TopologyDescriptionNode",
+        flexible: 0x1,
+        tags_id: 27,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 21,
+            },
+            FieldDesc {
+                name: "NodeType",
+                json: "nodeType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 22,
+            },
+            FieldDesc {
+                name: "SourceTopics",
+                json: "sourceTopics",
+                kind: K::String,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 23,
+            },
+            FieldDesc {
+                name: "SinkTopic",
+                json: "sinkTopic",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Null,
+                id: 24,
+            },
+            FieldDesc {
+                name: "Stores",
+                json: "stores",
+                kind: K::String,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 25,
+            },
+            FieldDesc {
+                name: "Successors",
+                json: "successors",
+                kind: K::String,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 26,
+            },
+        ],
+    };
+
+    /// `TopologyDescriptionNode` at `topology_description.global_stores[].processor`.
+    pub static TOPOLOGY_DESCRIPTION_NODE_AT_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR: StructDesc = StructDesc {
+        name: "TopologyDescriptionNode",
+        flexible: 0x1,
+        tags_id: 34,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 28,
+            },
+            FieldDesc {
+                name: "NodeType",
+                json: "nodeType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 29,
+            },
+            FieldDesc {
+                name: "SourceTopics",
+                json: "sourceTopics",
+                kind: K::String,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 30,
+            },
+            FieldDesc {
+                name: "SinkTopic",
+                json: "sinkTopic",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Null,
+                id: 31,
+            },
+            FieldDesc {
+                name: "Stores",
+                json: "stores",
+                kind: K::String,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 32,
+            },
+            FieldDesc {
+                name: "Successors",
+                json: "successors",
+                kind: K::String,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+                id: 33,
             },
         ],
     };
@@ -1330,8 +1641,10 @@ pub mod owned {
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
-            n += rt::OwnedStruct::size(&self.source, v)?;
-            n += rt::OwnedStruct::size(&self.processor, v)?;
+            n += rt::OwnedStruct::size(&self.source, v)
+                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            n += rt::OwnedStruct::size(&self.processor, v)
+                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
             {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -1342,8 +1655,14 @@ pub mod owned {
 
         #[inline]
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
-            rt::OwnedStruct::write(&self.source, w, v);
-            rt::OwnedStruct::write(&self.processor, w, v);
+            w.renamed(
+                super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths,
+                |w| rt::OwnedStruct::write(&self.source, w, v),
+            );
+            w.renamed(
+                super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths,
+                |w| rt::OwnedStruct::write(&self.processor, w, v),
+            );
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
         }
     }

@@ -634,7 +634,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
             rt::Uuid::nil()
         };
         let partition_states = if v >= 5 {
-            rt::read::array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v, "topic_states[].partition_states")?
+            rt::read::array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v, "topic_states[].partition_states")
+                .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
         } else {
             rt::Array::EMPTY
         };
@@ -668,7 +669,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
                 false,
                 v,
                 "topic_states[].partition_states",
-            )?;
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
         }
         if v >= 6 {
             rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
@@ -714,15 +716,16 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
             );
         }
         if v >= 5 {
-            rt::visit::array::<UpdateMetadataPartitionState<'a>, V>(
+            rt::visit::array::<UpdateMetadataPartitionState<'a>, _>(
                 c,
                 v >= 6,
                 false,
                 v,
                 fields::TOPIC_STATES_PARTITION_STATES,
-                vis,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_TOPIC_STATES_PARTITION_STATES.ids),
                 "topic_states[].partition_states",
-            )?;
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
         }
         if v >= 6 {
             rt::visit::tags_only(
@@ -748,7 +751,8 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
             n += 16;
         }
         if v >= 5 {
-            n += rt::write::array_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
+            n += rt::write::array_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")
+                .map_err(|e| e.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
         }
         if v <= 4 && !self.partition_states.is_empty() {
             return Err(rt::write::not_in_version("topic_states[].partition_states"));
@@ -779,7 +783,9 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
             w.uuid(self.topic_id, "topic_states[].topic_id");
         }
         if v >= 5 {
-            w.array(&self.partition_states, v >= 6, v, "topic_states[].partition_states");
+            w.renamed(fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths, |w| {
+                w.array(&self.partition_states, v >= 6, v, "topic_states[].partition_states")
+            });
         }
         if v >= 6 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())
@@ -1267,7 +1273,8 @@ impl<'a> rt::Message<'a> for UpdateMetadataRequest<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `controller_id`.
     pub const CONTROLLER_ID: crate::FieldId = 0;
@@ -1337,6 +1344,26 @@ pub mod fields {
     pub const LIVE_BROKERS_ENDPOINTS_SECURITY_PROTOCOL: crate::FieldId = 32;
     /// `live_brokers[].endpoints[]._tagged_fields`.
     pub const LIVE_BROKERS_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 33;
+    /// `topic_states[].partition_states[].topic_name`.
+    pub const TOPIC_STATES_PARTITION_STATES_TOPIC_NAME: crate::FieldId = 34;
+    /// `topic_states[].partition_states[].partition_index`.
+    pub const TOPIC_STATES_PARTITION_STATES_PARTITION_INDEX: crate::FieldId = 35;
+    /// `topic_states[].partition_states[].controller_epoch`.
+    pub const TOPIC_STATES_PARTITION_STATES_CONTROLLER_EPOCH: crate::FieldId = 36;
+    /// `topic_states[].partition_states[].leader`.
+    pub const TOPIC_STATES_PARTITION_STATES_LEADER: crate::FieldId = 37;
+    /// `topic_states[].partition_states[].leader_epoch`.
+    pub const TOPIC_STATES_PARTITION_STATES_LEADER_EPOCH: crate::FieldId = 38;
+    /// `topic_states[].partition_states[].isr`.
+    pub const TOPIC_STATES_PARTITION_STATES_ISR: crate::FieldId = 39;
+    /// `topic_states[].partition_states[].zk_version`.
+    pub const TOPIC_STATES_PARTITION_STATES_ZK_VERSION: crate::FieldId = 40;
+    /// `topic_states[].partition_states[].replicas`.
+    pub const TOPIC_STATES_PARTITION_STATES_REPLICAS: crate::FieldId = 41;
+    /// `topic_states[].partition_states[].offline_replicas`.
+    pub const TOPIC_STATES_PARTITION_STATES_OFFLINE_REPLICAS: crate::FieldId = 42;
+    /// `topic_states[].partition_states[]._tagged_fields`.
+    pub const TOPIC_STATES_PARTITION_STATES_TAGGED_FIELDS: crate::FieldId = 43;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "controller_id",
@@ -1373,7 +1400,64 @@ pub mod fields {
         "live_brokers[].endpoints[].listener",
         "live_brokers[].endpoints[].security_protocol",
         "live_brokers[].endpoints[]._tagged_fields",
+        "topic_states[].partition_states[].topic_name",
+        "topic_states[].partition_states[].partition_index",
+        "topic_states[].partition_states[].controller_epoch",
+        "topic_states[].partition_states[].leader",
+        "topic_states[].partition_states[].leader_epoch",
+        "topic_states[].partition_states[].isr",
+        "topic_states[].partition_states[].zk_version",
+        "topic_states[].partition_states[].replicas",
+        "topic_states[].partition_states[].offline_replicas",
+        "topic_states[].partition_states[]._tagged_fields",
     ];
+
+    /// `topic_states[].partition_states[]`: the ids and paths of the `UpdateMetadataPartitionState` code, mapped to this field's.
+    pub(crate) static ALIAS_TOPIC_STATES_PARTITION_STATES: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(9, 34, 10)],
+        paths: &[
+            (
+                "ungrouped_partition_states[].topic_name",
+                "topic_states[].partition_states[].topic_name",
+            ),
+            (
+                "ungrouped_partition_states[].partition_index",
+                "topic_states[].partition_states[].partition_index",
+            ),
+            (
+                "ungrouped_partition_states[].controller_epoch",
+                "topic_states[].partition_states[].controller_epoch",
+            ),
+            (
+                "ungrouped_partition_states[].leader",
+                "topic_states[].partition_states[].leader",
+            ),
+            (
+                "ungrouped_partition_states[].leader_epoch",
+                "topic_states[].partition_states[].leader_epoch",
+            ),
+            (
+                "ungrouped_partition_states[].isr",
+                "topic_states[].partition_states[].isr",
+            ),
+            (
+                "ungrouped_partition_states[].zk_version",
+                "topic_states[].partition_states[].zk_version",
+            ),
+            (
+                "ungrouped_partition_states[].replicas",
+                "topic_states[].partition_states[].replicas",
+            ),
+            (
+                "ungrouped_partition_states[].offline_replicas",
+                "topic_states[].partition_states[].offline_replicas",
+            ),
+            (
+                "ungrouped_partition_states[]._tagged_fields",
+                "topic_states[].partition_states[]._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -1673,7 +1757,7 @@ pub mod schema {
             FieldDesc {
                 name: "PartitionStates",
                 json: "partitionStates",
-                kind: K::Struct(&UPDATE_METADATA_PARTITION_STATE),
+                kind: K::Struct(&UPDATE_METADATA_PARTITION_STATE_AT_TOPIC_STATES_PARTITION_STATES),
                 array: true,
                 versions: 0x1e0,
                 nullable: 0x0,
@@ -1827,6 +1911,141 @@ pub mod schema {
                 ignorable: false,
                 default: D::Zero,
                 id: 32,
+            },
+        ],
+    };
+
+    /// `UpdateMetadataPartitionState` at `topic_states[].partition_states[]`.
+    pub static UPDATE_METADATA_PARTITION_STATE_AT_TOPIC_STATES_PARTITION_STATES: StructDesc = StructDesc {
+        name: "UpdateMetadataPartitionState",
+        flexible: 0x1c0,
+        tags_id: 43,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c0,
+                ignorable: true,
+                default: D::Zero,
+                id: 34,
+            },
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c0,
+                ignorable: false,
+                default: D::Zero,
+                id: 35,
+            },
+            FieldDesc {
+                name: "ControllerEpoch",
+                json: "controllerEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c0,
+                ignorable: false,
+                default: D::Zero,
+                id: 36,
+            },
+            FieldDesc {
+                name: "Leader",
+                json: "leader",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c0,
+                ignorable: false,
+                default: D::Zero,
+                id: 37,
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c0,
+                ignorable: false,
+                default: D::Zero,
+                id: 38,
+            },
+            FieldDesc {
+                name: "Isr",
+                json: "isr",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c0,
+                ignorable: false,
+                default: D::Zero,
+                id: 39,
+            },
+            FieldDesc {
+                name: "ZkVersion",
+                json: "zkVersion",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c0,
+                ignorable: false,
+                default: D::Zero,
+                id: 40,
+            },
+            FieldDesc {
+                name: "Replicas",
+                json: "replicas",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c0,
+                ignorable: false,
+                default: D::Zero,
+                id: 41,
+            },
+            FieldDesc {
+                name: "OfflineReplicas",
+                json: "offlineReplicas",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1f0,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c0,
+                ignorable: true,
+                default: D::Zero,
+                id: 42,
             },
         ],
     };
@@ -2174,7 +2393,8 @@ pub mod owned {
                 n += 16;
             }
             if v >= 5 {
-                n += rt::owned::vec_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
+                n += rt::owned::vec_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?;
             }
             if v <= 4 && !self.partition_states.is_empty() {
                 return Err(rt::write::not_in_version("topic_states[].partition_states"));
@@ -2206,7 +2426,9 @@ pub mod owned {
                 w.uuid(self.topic_id, "topic_states[].topic_id");
             }
             if v >= 5 {
-                rt::owned::write_vec(w, &self.partition_states, v >= 6, v, "topic_states[].partition_states");
+                w.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths, |w| {
+                    rt::owned::write_vec(w, &self.partition_states, v >= 6, v, "topic_states[].partition_states")
+                });
             }
             if v >= 6 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())

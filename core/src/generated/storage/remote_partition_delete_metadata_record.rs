@@ -275,7 +275,8 @@ impl<'a> rt::Message<'a> for RemotePartitionDeleteMetadataRecord<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `topic_id_partition`.
     pub const TOPIC_ID_PARTITION: crate::FieldId = 0;

@@ -84,7 +84,8 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
             rt::Array::EMPTY
         };
         let standby_tasks = if v <= 6 {
-            rt::read::array::<TaskId<'a>>(c, false, v, "standby_tasks")?
+            rt::read::array::<TaskId<'a>>(c, false, v, "standby_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?
         } else {
             rt::Array::EMPTY
         };
@@ -139,7 +140,16 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
             rt::visit::array::<TaskId<'a>, V>(c, false, false, v, fields::PREV_TASKS, vis, "prev_tasks")?;
         }
         if v <= 6 {
-            rt::visit::array::<TaskId<'a>, V>(c, false, false, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
+            rt::visit::array::<TaskId<'a>, _>(
+                c,
+                false,
+                false,
+                v,
+                fields::STANDBY_TASKS,
+                &mut rt::Renumbered::new(vis, fields::ALIAS_STANDBY_TASKS.ids),
+                "standby_tasks",
+            )
+            .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
         }
         if v >= 2 {
             vis.bytes(
@@ -186,7 +196,8 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
             return Err(rt::write::not_in_version("prev_tasks"));
         }
         if v <= 6 {
-            n += rt::write::array_size(&self.standby_tasks, false, v, "standby_tasks")?;
+            n += rt::write::array_size(&self.standby_tasks, false, v, "standby_tasks")
+                .map_err(|e| e.renamed(fields::ALIAS_STANDBY_TASKS.paths))?;
         }
         if v >= 7 && !self.standby_tasks.is_empty() {
             return Err(rt::write::not_in_version("standby_tasks"));
@@ -261,7 +272,9 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
             w.array(&self.prev_tasks, false, v, "prev_tasks");
         }
         if v <= 6 {
-            w.array(&self.standby_tasks, false, v, "standby_tasks");
+            w.renamed(fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                w.array(&self.standby_tasks, false, v, "standby_tasks")
+            });
         }
         if v >= 2 {
             w.bytes(self.user_end_point, false, "user_end_point");
@@ -1041,7 +1054,8 @@ impl<'a> rt::Message<'a> for SubscriptionInfoData<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `version`.
     pub const VERSION: crate::FieldId = 0;
@@ -1095,6 +1109,12 @@ pub mod fields {
     pub const TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_OFFSET_SUM: crate::FieldId = 24;
     /// `task_offset_sums[].partition_to_offset_sum[]._tagged_fields`.
     pub const TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_TAGGED_FIELDS: crate::FieldId = 25;
+    /// `standby_tasks[].topic_group_id`.
+    pub const STANDBY_TASKS_TOPIC_GROUP_ID: crate::FieldId = 26;
+    /// `standby_tasks[].partition`.
+    pub const STANDBY_TASKS_PARTITION: crate::FieldId = 27;
+    /// `standby_tasks[]._tagged_fields`.
+    pub const STANDBY_TASKS_TAGGED_FIELDS: crate::FieldId = 28;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "version",
@@ -1123,7 +1143,20 @@ pub mod fields {
         "task_offset_sums[].partition_to_offset_sum[].partition",
         "task_offset_sums[].partition_to_offset_sum[].offset_sum",
         "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
+        "standby_tasks[].topic_group_id",
+        "standby_tasks[].partition",
+        "standby_tasks[]._tagged_fields",
     ];
+
+    /// `standby_tasks[]`: the ids and paths of the `TaskId` code, mapped to this field's.
+    pub(crate) static ALIAS_STANDBY_TASKS: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(11, 26, 3)],
+        paths: &[
+            ("prev_tasks[].topic_group_id", "standby_tasks[].topic_group_id"),
+            ("prev_tasks[].partition", "standby_tasks[].partition"),
+            ("prev_tasks[]._tagged_fields", "standby_tasks[]._tagged_fields"),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -1195,7 +1228,7 @@ pub mod schema {
             FieldDesc {
                 name: "standbyTasks",
                 json: "standbyTasks",
-                kind: K::Struct(&TASK_ID),
+                kind: K::Struct(&TASK_ID_AT_STANDBY_TASKS),
                 array: true,
                 versions: 0x7e,
                 nullable: 0x0,
@@ -1468,6 +1501,43 @@ pub mod schema {
             },
         ],
     };
+
+    /// `TaskId` at `standby_tasks[]`.
+    pub static TASK_ID_AT_STANDBY_TASKS: StructDesc = StructDesc {
+        name: "TaskId",
+        flexible: 0x0,
+        tags_id: 28,
+        fields: &[
+            FieldDesc {
+                name: "topicGroupId",
+                json: "topicGroupId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7e,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+                id: 26,
+            },
+            FieldDesc {
+                name: "partition",
+                json: "partition",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7e,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+                id: 27,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
@@ -1557,7 +1627,8 @@ pub mod owned {
                 return Err(rt::write::not_in_version("prev_tasks"));
             }
             if v <= 6 {
-                n += rt::owned::vec_size(&self.standby_tasks, false, v, "standby_tasks")?;
+                n += rt::owned::vec_size(&self.standby_tasks, false, v, "standby_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
             }
             if v >= 7 && !self.standby_tasks.is_empty() {
                 return Err(rt::write::not_in_version("standby_tasks"));
@@ -1632,7 +1703,9 @@ pub mod owned {
                 rt::owned::write_vec(w, &self.prev_tasks, false, v, "prev_tasks");
             }
             if v <= 6 {
-                rt::owned::write_vec(w, &self.standby_tasks, false, v, "standby_tasks");
+                w.renamed(super::fields::ALIAS_STANDBY_TASKS.paths, |w| {
+                    rt::owned::write_vec(w, &self.standby_tasks, false, v, "standby_tasks")
+                });
             }
             if v >= 2 {
                 w.bytes(&self.user_end_point, false, "user_end_point");

@@ -116,7 +116,8 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
             MyStruct::DEFAULT
         };
         let my_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)?;
-        let my_other_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)?;
+        let my_other_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)
+            .map_err(|e| e.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
         let my_uint16;
         let my_uint32;
         if v >= 1 {
@@ -276,7 +277,14 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         let present = true;
         rt::visit::struct_field::<TestCommonStruct<'a>, V>(c, present, v, fields::MY_COMMON_STRUCT, vis)?;
         let present = true;
-        rt::visit::struct_field::<TestCommonStruct<'a>, V>(c, present, v, fields::MY_OTHER_COMMON_STRUCT, vis)?;
+        rt::visit::struct_field::<TestCommonStruct<'a>, _>(
+            c,
+            present,
+            v,
+            fields::MY_OTHER_COMMON_STRUCT,
+            &mut rt::Renumbered::new(vis, fields::ALIAS_MY_OTHER_COMMON_STRUCT.ids),
+        )
+        .map_err(|e| e.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
         if v >= 1 {
             vis.u16(fields::MY_UINT16, rt::read::u16(c, "my_uint16")?);
         }
@@ -425,7 +433,8 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
             return Err(rt::write::not_in_version("my_tagged_struct"));
         }
         n += rt::Struct::size(&self.my_common_struct, v)?;
-        n += rt::Struct::size(&self.my_other_common_struct, v)?;
+        n += rt::Struct::size(&self.my_other_common_struct, v)
+            .map_err(|e| e.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
         if v >= 1 {
             n += 2;
         }
@@ -569,7 +578,9 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
             rt::Struct::write(&self.my_struct, w, v);
         }
         rt::Struct::write(&self.my_common_struct, w, v);
-        rt::Struct::write(&self.my_other_common_struct, w, v);
+        w.renamed(fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths, |w| {
+            rt::Struct::write(&self.my_other_common_struct, w, v)
+        });
         if v >= 1 {
             w.u16(self.my_uint16, "my_uint16");
         }
@@ -1304,7 +1315,8 @@ impl<'a> rt::Message<'a> for SimpleExampleMessage<'a> {
 }
 
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
-/// tagged-field section, named after the field's path.
+/// tagged-field section, named after the field's path. A struct that several fields share has
+/// ids (and paths) at each of them.
 pub mod fields {
     /// `process_id`.
     pub const PROCESS_ID: crate::FieldId = 0;
@@ -1364,6 +1376,12 @@ pub mod fields {
     pub const MY_STRUCT_ARRAY_IN_STRUCT_ARRAY_FIELD_ID: crate::FieldId = 27;
     /// `my_struct.array_in_struct[]._tagged_fields`.
     pub const MY_STRUCT_ARRAY_IN_STRUCT_TAGGED_FIELDS: crate::FieldId = 28;
+    /// `my_other_common_struct.foo`.
+    pub const MY_OTHER_COMMON_STRUCT_FOO: crate::FieldId = 29;
+    /// `my_other_common_struct.bar`.
+    pub const MY_OTHER_COMMON_STRUCT_BAR: crate::FieldId = 30;
+    /// `my_other_common_struct._tagged_fields`.
+    pub const MY_OTHER_COMMON_STRUCT_TAGGED_FIELDS: crate::FieldId = 31;
     /// The path of each field, by id.
     pub const PATHS: &[&str] = &[
         "process_id",
@@ -1395,7 +1413,23 @@ pub mod fields {
         "my_common_struct._tagged_fields",
         "my_struct.array_in_struct[].array_field_id",
         "my_struct.array_in_struct[]._tagged_fields",
+        "my_other_common_struct.foo",
+        "my_other_common_struct.bar",
+        "my_other_common_struct._tagged_fields",
     ];
+
+    /// `my_other_common_struct`: the ids and paths of the `TestCommonStruct` code, mapped to this field's.
+    pub(crate) static ALIAS_MY_OTHER_COMMON_STRUCT: crate::rt::Alias = crate::rt::Alias {
+        ids: &[(24, 29, 3)],
+        paths: &[
+            ("my_common_struct.foo", "my_other_common_struct.foo"),
+            ("my_common_struct.bar", "my_other_common_struct.bar"),
+            (
+                "my_common_struct._tagged_fields",
+                "my_other_common_struct._tagged_fields",
+            ),
+        ],
+    };
 }
 
 /// The field-level schema of this module's structs, for generic walkers.
@@ -1621,7 +1655,7 @@ pub mod schema {
             FieldDesc {
                 name: "myOtherCommonStruct",
                 json: "myOtherCommonStruct",
-                kind: K::Struct(&TEST_COMMON_STRUCT),
+                kind: K::Struct(&TEST_COMMON_STRUCT_AT_MY_OTHER_COMMON_STRUCT),
                 array: false,
                 versions: 0x7,
                 nullable: 0x0,
@@ -1777,6 +1811,43 @@ pub mod schema {
             default: D::Zero,
             id: 27,
         }],
+    };
+
+    /// `TestCommonStruct` at `my_other_common_struct`.
+    pub static TEST_COMMON_STRUCT_AT_MY_OTHER_COMMON_STRUCT: StructDesc = StructDesc {
+        name: "TestCommonStruct",
+        flexible: 0x6,
+        tags_id: 31,
+        fields: &[
+            FieldDesc {
+                name: "foo",
+                json: "foo",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Int(123),
+                id: 29,
+            },
+            FieldDesc {
+                name: "bar",
+                json: "bar",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Int(123),
+                id: 30,
+            },
+        ],
     };
 }
 
@@ -1948,7 +2019,8 @@ pub mod owned {
                 return Err(rt::write::not_in_version("my_tagged_struct"));
             }
             n += rt::OwnedStruct::size(&self.my_common_struct, v)?;
-            n += rt::OwnedStruct::size(&self.my_other_common_struct, v)?;
+            n += rt::OwnedStruct::size(&self.my_other_common_struct, v)
+                .map_err(|e| e.renamed(super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
             if v >= 1 {
                 n += 2;
             }
@@ -2097,7 +2169,9 @@ pub mod owned {
                 rt::OwnedStruct::write(&self.my_struct, w, v);
             }
             rt::OwnedStruct::write(&self.my_common_struct, w, v);
-            rt::OwnedStruct::write(&self.my_other_common_struct, w, v);
+            w.renamed(super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths, |w| {
+                rt::OwnedStruct::write(&self.my_other_common_struct, w, v)
+            });
             if v >= 1 {
                 if let Some(r) = w.run::<6>("my_uint16") {
                     r[0..2].copy_from_slice(&self.my_uint16.to_be_bytes());
