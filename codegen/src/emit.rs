@@ -949,6 +949,7 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)],
             t.sort_by_key(|x| x.f.tag);
             t
         };
+        let _ = writeln!(o, "\n    impl rt::Sealed for {name} {{}}");
         let _ = writeln!(o, "\n    impl rt::OwnedStruct for {name} {{");
         let mut body = String::new();
         emit_size_write(&mut body, m, &fs, &tagged, prefix);
@@ -1056,6 +1057,7 @@ fn emit_struct(
         "impl Default for {name}<'_> {{\n    fn default() -> Self {{\n        Self::DEFAULT\n    }}\n}}\n"
     );
     emit_defmt(o, name, &fs);
+    let _ = writeln!(o, "impl rt::Sealed for {name}<'_> {{}}\n");
     // --- Struct impl ---
     let tagged: Vec<&F> = {
         let mut t: Vec<&F> = fs.iter().filter(|x| !x.f.tagged.and(valid).is_empty()).collect();

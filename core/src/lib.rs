@@ -61,6 +61,7 @@ mod owned;
 mod read;
 pub mod records;
 pub mod reflect;
+mod sealed;
 mod structs;
 mod types;
 pub mod versions;
@@ -78,11 +79,9 @@ pub use owned::{
     owned_transcode, CompactString, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct, OwnedTaggedFields,
     SmallVec,
 };
-#[doc(hidden)]
-pub use read::Cursor;
 pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
 pub use visit::{FieldId, Visitor};
-pub use write::{Sink, Writer};
+pub use write::Sink;
 
 /// The `uuid` crate, re-exported: UUID fields are [`uuid::Uuid`].
 pub use uuid;
@@ -105,6 +104,7 @@ mod rt {
     }
     pub(crate) use crate::read::Cursor;
     pub(crate) use crate::reflect;
+    pub(crate) use crate::sealed::Sealed;
     pub(crate) use crate::structs::Alias;
     pub(crate) use crate::types::{Array, TaggedFields};
     pub(crate) use crate::visit::{Renumbered, Visitor};

@@ -17,7 +17,7 @@
 //!
 //! Build them with `"name".into()`, `SmallVec::from_slice(&[1, 2, 3])` or `.collect()`.
 //!
-//! Layer 6: uses `error`, `write`, `types` and `codec`.
+//! Layer 6: uses `error`, `sealed`, `write`, `types` and `codec`.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -27,6 +27,7 @@ pub use smallvec::SmallVec;
 
 use crate::codec::{self, Message, MessageInfo};
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::sealed::Sealed;
 use crate::types::{RawTaggedField, TaggedFields};
 use crate::write::{self, Sink, Writer};
 
@@ -123,7 +124,7 @@ impl From<&TaggedFields<'_>> for OwnedTaggedFields {
 }
 
 /// A generated owned struct: size and write at any version, with the views' checks.
-pub trait OwnedStruct {
+pub trait OwnedStruct: Sealed {
     /// Written inline into the loop of the array that holds it (nested structs).
     #[doc(hidden)]
     const INLINE: bool = false;
@@ -136,7 +137,7 @@ pub trait OwnedStruct {
 }
 
 /// An element of an owned array.
-pub trait OwnedElem {
+pub trait OwnedElem: Sealed {
     #[doc(hidden)]
     const WIDTH: Option<usize> = None;
     /// Written by a loop inlined into the array's writer.
@@ -213,6 +214,8 @@ fixed_owned! {
     f64 => 8, f64, f64::to_be_bytes;
     uuid::Uuid => 16, uuid, |u: uuid::Uuid| *u.as_bytes();
 }
+
+impl Sealed for CompactString {}
 
 impl OwnedElem for CompactString {
     fn size_elem(&self, _: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {

@@ -1,17 +1,18 @@
 //! The trait every generated struct implements: read, check, skip, visit, size and write,
 //! each covering every version. Users call the [`Message`](crate::Message) methods instead.
 //!
-//! Layer 4: uses error, the wire primitives (`read`, `write`) and `visit`.
+//! Layer 4: uses error, `sealed`, the wire primitives (`read`, `write`) and `visit`.
 
 use crate::error::{DecodeError, EncodeError};
 use crate::read::Cursor;
+use crate::sealed::Sealed;
 use crate::visit::Visitor;
 use crate::write::Writer;
 
 /// A generated struct: the codec's three functions, each covering every version.
 ///
 /// Call the [`Message`](crate::Message) methods instead; these are the building blocks they use.
-pub trait Struct<'a>: Copy + Sized {
+pub trait Struct<'a>: Copy + Sized + Sealed {
     /// Reads the struct at `version` from the cursor, validating every byte it covers.
     #[doc(hidden)]
     fn read(c: &mut Cursor<'a>, version: i16) -> Result<Self, DecodeError>;

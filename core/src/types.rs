@@ -5,12 +5,13 @@
 //! bytes already validated by a parse (iterated lazily, without re-checking lengths), or a
 //! slice of values the caller built.
 //!
-//! Layer 4: uses `error`, the wire primitives (`read`, `write`) and `visit`.
+//! Layer 4: uses `error`, `sealed`, the wire primitives (`read`, `write`) and `visit`.
 
 use core::fmt;
 
 use crate::error::{DecodeError, EncodeError};
 use crate::read::{self, Cursor};
+use crate::sealed::Sealed;
 use crate::visit::{FieldId, Visitor};
 use crate::write::{self, Writer};
 
@@ -19,7 +20,7 @@ use crate::write::{self, Writer};
 ///
 /// The methods are the codec's internals, called by generated code; use the message-level
 /// `parse`/`encode` instead.
-pub trait Elem<'a>: Copy + Sized {
+pub trait Elem<'a>: Copy + Sized + Sealed {
     /// The encoded width when every element has the same one (`int32`, `uuid`, …).
     #[doc(hidden)]
     const WIDTH: Option<usize> = None;

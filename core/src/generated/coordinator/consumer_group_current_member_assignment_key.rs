@@ -45,6 +45,8 @@ impl defmt::Format for ConsumerGroupCurrentMemberAssignmentKey<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupCurrentMemberAssignmentKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -195,6 +197,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupCurrentMemberAssignmentKey {}
 
     impl rt::OwnedStruct for ConsumerGroupCurrentMemberAssignmentKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

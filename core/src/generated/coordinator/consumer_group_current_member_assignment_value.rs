@@ -54,6 +54,8 @@ impl defmt::Format for ConsumerGroupCurrentMemberAssignmentValue<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupCurrentMemberAssignmentValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -201,6 +203,8 @@ impl defmt::Format for TopicPartitions<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
@@ -680,6 +684,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ConsumerGroupCurrentMemberAssignmentValue {}
+
     impl rt::OwnedStruct for ConsumerGroupCurrentMemberAssignmentValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
@@ -753,6 +759,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
         const INLINE: bool = true;

@@ -45,6 +45,8 @@ impl defmt::Format for ConsumerGroupMemberMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupMemberMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -195,6 +197,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupMemberMetadataKey {}
 
     impl rt::OwnedStruct for ConsumerGroupMemberMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

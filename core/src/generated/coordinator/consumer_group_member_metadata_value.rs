@@ -66,6 +66,8 @@ impl defmt::Format for ConsumerGroupMemberMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupMemberMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
@@ -264,6 +266,8 @@ impl defmt::Format for ClassicMemberMetadata<'_> {
     }
 }
 
+impl rt::Sealed for ClassicMemberMetadata<'_> {}
+
 impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -395,6 +399,8 @@ impl defmt::Format for ClassicProtocol<'_> {
         );
     }
 }
+
+impl rt::Sealed for ClassicProtocol<'_> {}
 
 impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
     #[inline]
@@ -841,6 +847,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ConsumerGroupMemberMetadataValue {}
+
     impl rt::OwnedStruct for ConsumerGroupMemberMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -945,6 +953,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ClassicMemberMetadata {}
+
     impl rt::OwnedStruct for ClassicMemberMetadata {
         const INLINE: bool = true;
 
@@ -1008,6 +1018,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ClassicProtocol {}
 
     impl rt::OwnedStruct for ClassicProtocol {
         const INLINE: bool = true;

@@ -47,6 +47,8 @@ impl defmt::Format for ConsumerGroupMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -170,6 +172,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupMetadataKey {}
 
     impl rt::OwnedStruct for ConsumerGroupMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for ConsumerGroupMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -254,6 +256,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupMetadataValue {}
 
     impl rt::OwnedStruct for ConsumerGroupMetadataValue {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

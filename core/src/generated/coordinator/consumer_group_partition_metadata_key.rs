@@ -47,6 +47,8 @@ impl defmt::Format for ConsumerGroupPartitionMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupPartitionMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -170,6 +172,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupPartitionMetadataKey {}
 
     impl rt::OwnedStruct for ConsumerGroupPartitionMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

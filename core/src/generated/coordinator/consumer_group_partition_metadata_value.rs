@@ -47,6 +47,8 @@ impl defmt::Format for ConsumerGroupPartitionMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupPartitionMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicMetadata<'a>>(c, true, v, "topics")?;
@@ -127,6 +129,8 @@ impl defmt::Format for TopicMetadata<'_> {
         defmt::write!(f, "TopicMetadata {{ topic_id: {}, topic_name: \"{=str}\", num_partitions: {=i32}, partition_metadata: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.topic_id), self.topic_name, self.num_partitions, self.partition_metadata, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TopicMetadata<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     #[inline]
@@ -259,6 +263,8 @@ impl defmt::Format for PartitionMetadata<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionMetadata<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     #[inline]
@@ -556,6 +562,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ConsumerGroupPartitionMetadataValue {}
+
     impl rt::OwnedStruct for ConsumerGroupPartitionMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -613,6 +621,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicMetadata {}
+
     impl rt::OwnedStruct for TopicMetadata {
         const INLINE: bool = true;
 
@@ -668,6 +678,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionMetadata {}
 
     impl rt::OwnedStruct for PartitionMetadata {
         const INLINE: bool = true;

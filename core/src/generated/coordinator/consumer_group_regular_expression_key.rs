@@ -45,6 +45,8 @@ impl defmt::Format for ConsumerGroupRegularExpressionKey<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupRegularExpressionKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -198,6 +200,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupRegularExpressionKey {}
 
     impl rt::OwnedStruct for ConsumerGroupRegularExpressionKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -48,6 +48,8 @@ impl defmt::Format for ConsumerGroupRegularExpressionValue<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupRegularExpressionValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -234,6 +236,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupRegularExpressionValue {}
 
     impl rt::OwnedStruct for ConsumerGroupRegularExpressionValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

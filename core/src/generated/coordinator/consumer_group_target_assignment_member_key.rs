@@ -45,6 +45,8 @@ impl defmt::Format for ConsumerGroupTargetAssignmentMemberKey<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupTargetAssignmentMemberKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -195,6 +197,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupTargetAssignmentMemberKey {}
 
     impl rt::OwnedStruct for ConsumerGroupTargetAssignmentMemberKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -47,6 +47,8 @@ impl defmt::Format for ConsumerGroupTargetAssignmentMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupTargetAssignmentMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -170,6 +172,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupTargetAssignmentMetadataKey {}
 
     impl rt::OwnedStruct for ConsumerGroupTargetAssignmentMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

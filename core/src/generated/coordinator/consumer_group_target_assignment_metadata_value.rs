@@ -45,6 +45,8 @@ impl defmt::Format for ConsumerGroupTargetAssignmentMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupTargetAssignmentMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -248,6 +250,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupTargetAssignmentMetadataValue {}
 
     impl rt::OwnedStruct for ConsumerGroupTargetAssignmentMetadataValue {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -47,6 +47,8 @@ impl defmt::Format for GroupMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for GroupMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for GroupMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -170,6 +172,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for GroupMetadataKey {}
 
     impl rt::OwnedStruct for GroupMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

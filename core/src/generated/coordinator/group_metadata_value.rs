@@ -57,6 +57,8 @@ impl defmt::Format for GroupMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for GroupMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -202,6 +204,8 @@ impl defmt::Format for MemberMetadata<'_> {
         defmt::write!(f, "MemberMetadata {{ member_id: \"{=str}\", group_instance_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", rebalance_timeout: {=i32}, session_timeout: {=i32}, subscription: {=[u8]}, assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.client_id, self.client_host, self.rebalance_timeout, self.session_timeout, self.subscription, self.assignment, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for MemberMetadata<'_> {}
 
 impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[inline]
@@ -724,6 +728,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for GroupMetadataValue {}
+
     impl rt::OwnedStruct for GroupMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -817,6 +823,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for MemberMetadata {}
 
     impl rt::OwnedStruct for MemberMetadata {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for LegacyOffsetCommitKey<'_> {
     }
 }
 
+impl rt::Sealed for LegacyOffsetCommitKey<'_> {}
+
 impl<'a> rt::Struct<'a> for LegacyOffsetCommitKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -222,6 +224,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LegacyOffsetCommitKey {}
 
     impl rt::OwnedStruct for LegacyOffsetCommitKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -48,6 +48,8 @@ impl defmt::Format for LegacyOffsetCommitValue<'_> {
     }
 }
 
+impl rt::Sealed for LegacyOffsetCommitValue<'_> {}
+
 impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -221,6 +223,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LegacyOffsetCommitValue {}
 
     impl rt::OwnedStruct for LegacyOffsetCommitValue {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

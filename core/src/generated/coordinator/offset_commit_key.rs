@@ -55,6 +55,8 @@ impl defmt::Format for OffsetCommitKey<'_> {
     }
 }
 
+impl rt::Sealed for OffsetCommitKey<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetCommitKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -229,6 +231,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetCommitKey {}
 
     impl rt::OwnedStruct for OffsetCommitKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -57,6 +57,8 @@ impl defmt::Format for OffsetCommitValue<'_> {
     }
 }
 
+impl rt::Sealed for OffsetCommitValue<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -395,6 +397,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetCommitValue {}
 
     impl rt::OwnedStruct for OffsetCommitValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

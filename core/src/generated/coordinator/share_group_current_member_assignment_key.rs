@@ -45,6 +45,8 @@ impl defmt::Format for ShareGroupCurrentMemberAssignmentKey<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupCurrentMemberAssignmentKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -195,6 +197,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupCurrentMemberAssignmentKey {}
 
     impl rt::OwnedStruct for ShareGroupCurrentMemberAssignmentKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

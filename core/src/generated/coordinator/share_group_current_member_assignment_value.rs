@@ -51,6 +51,8 @@ impl defmt::Format for ShareGroupCurrentMemberAssignmentValue<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupCurrentMemberAssignmentValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -165,6 +167,8 @@ impl defmt::Format for TopicPartitions<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
@@ -447,6 +451,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareGroupCurrentMemberAssignmentValue {}
+
     impl rt::OwnedStruct for ShareGroupCurrentMemberAssignmentValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
@@ -500,6 +506,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
         const INLINE: bool = true;

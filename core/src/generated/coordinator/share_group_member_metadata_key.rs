@@ -51,6 +51,8 @@ impl defmt::Format for ShareGroupMemberMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupMemberMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -201,6 +203,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupMemberMetadataKey {}
 
     impl rt::OwnedStruct for ShareGroupMemberMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for ShareGroupMemberMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupMemberMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -270,6 +272,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupMemberMetadataValue {}
 
     impl rt::OwnedStruct for ShareGroupMemberMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -47,6 +47,8 @@ impl defmt::Format for ShareGroupMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -170,6 +172,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupMetadataKey {}
 
     impl rt::OwnedStruct for ShareGroupMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for ShareGroupMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -211,6 +213,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupMetadataValue {}
 
     impl rt::OwnedStruct for ShareGroupMetadataValue {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -48,6 +48,8 @@ impl defmt::Format for ShareGroupPartitionMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupPartitionMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -171,6 +173,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupPartitionMetadataKey {}
 
     impl rt::OwnedStruct for ShareGroupPartitionMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

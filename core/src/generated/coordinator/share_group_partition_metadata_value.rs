@@ -46,6 +46,8 @@ impl defmt::Format for ShareGroupPartitionMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupPartitionMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -145,6 +147,8 @@ impl defmt::Format for TopicPartitionsInfo<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitionsInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
@@ -276,6 +280,8 @@ impl defmt::Format for TopicInfo<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
@@ -574,6 +580,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareGroupPartitionMetadataValue {}
+
     impl rt::OwnedStruct for ShareGroupPartitionMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -629,6 +637,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicPartitionsInfo {}
+
     impl rt::OwnedStruct for TopicPartitionsInfo {
         const INLINE: bool = true;
 
@@ -683,6 +693,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicInfo {}
 
     impl rt::OwnedStruct for TopicInfo {
         const INLINE: bool = true;

@@ -47,6 +47,8 @@ impl defmt::Format for ShareGroupStatePartitionMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupStatePartitionMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -170,6 +172,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupStatePartitionMetadataKey {}
 
     impl rt::OwnedStruct for ShareGroupStatePartitionMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

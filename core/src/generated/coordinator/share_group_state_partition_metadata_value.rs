@@ -48,6 +48,8 @@ impl defmt::Format for ShareGroupStatePartitionMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupStatePartitionMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -165,6 +167,8 @@ impl defmt::Format for TopicPartitionsInfo<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitionsInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
@@ -296,6 +300,8 @@ impl defmt::Format for TopicInfo<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
@@ -692,6 +698,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareGroupStatePartitionMetadataValue {}
+
     impl rt::OwnedStruct for ShareGroupStatePartitionMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -752,6 +760,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicPartitionsInfo {}
+
     impl rt::OwnedStruct for TopicPartitionsInfo {
         const INLINE: bool = true;
 
@@ -806,6 +816,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicInfo {}
 
     impl rt::OwnedStruct for TopicInfo {
         const INLINE: bool = true;

@@ -45,6 +45,8 @@ impl defmt::Format for ShareGroupTargetAssignmentMemberKey<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupTargetAssignmentMemberKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMemberKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -195,6 +197,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupTargetAssignmentMemberKey {}
 
     impl rt::OwnedStruct for ShareGroupTargetAssignmentMemberKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -47,6 +47,8 @@ impl defmt::Format for ShareGroupTargetAssignmentMemberValue<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupTargetAssignmentMemberValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -137,6 +139,8 @@ impl defmt::Format for TopicPartition<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
@@ -354,6 +358,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareGroupTargetAssignmentMemberValue {}
+
     impl rt::OwnedStruct for ShareGroupTargetAssignmentMemberValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -402,6 +408,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartition {}
 
     impl rt::OwnedStruct for TopicPartition {
         const INLINE: bool = true;

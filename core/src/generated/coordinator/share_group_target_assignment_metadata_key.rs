@@ -47,6 +47,8 @@ impl defmt::Format for ShareGroupTargetAssignmentMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupTargetAssignmentMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -170,6 +172,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupTargetAssignmentMetadataKey {}
 
     impl rt::OwnedStruct for ShareGroupTargetAssignmentMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -45,6 +45,8 @@ impl defmt::Format for ShareGroupTargetAssignmentMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupTargetAssignmentMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -248,6 +250,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupTargetAssignmentMetadataValue {}
 
     impl rt::OwnedStruct for ShareGroupTargetAssignmentMetadataValue {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -55,6 +55,8 @@ impl defmt::Format for ShareSnapshotKey<'_> {
     }
 }
 
+impl rt::Sealed for ShareSnapshotKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -236,6 +238,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareSnapshotKey {}
 
     impl rt::OwnedStruct for ShareSnapshotKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

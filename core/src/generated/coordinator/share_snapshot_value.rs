@@ -63,6 +63,8 @@ impl defmt::Format for ShareSnapshotValue<'_> {
     }
 }
 
+impl rt::Sealed for ShareSnapshotValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -245,6 +247,8 @@ impl defmt::Format for StateBatch<'_> {
         defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for StateBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
@@ -670,6 +674,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareSnapshotValue {}
+
     impl rt::OwnedStruct for ShareSnapshotValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 36;
@@ -755,6 +761,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StateBatch {}
 
     impl rt::OwnedStruct for StateBatch {
         const INLINE: bool = true;

@@ -55,6 +55,8 @@ impl defmt::Format for ShareUpdateKey<'_> {
     }
 }
 
+impl rt::Sealed for ShareUpdateKey<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareUpdateKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -236,6 +238,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareUpdateKey {}
 
     impl rt::OwnedStruct for ShareUpdateKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

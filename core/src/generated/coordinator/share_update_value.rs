@@ -54,6 +54,8 @@ impl defmt::Format for ShareUpdateValue<'_> {
     }
 }
 
+impl rt::Sealed for ShareUpdateValue<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -215,6 +217,8 @@ impl defmt::Format for StateBatch<'_> {
         defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for StateBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
@@ -577,6 +581,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareUpdateValue {}
+
     impl rt::OwnedStruct for ShareUpdateValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
@@ -657,6 +663,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StateBatch {}
 
     impl rt::OwnedStruct for StateBatch {
         const INLINE: bool = true;

@@ -45,6 +45,8 @@ impl defmt::Format for StreamsGroupCurrentMemberAssignmentKey<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupCurrentMemberAssignmentKey<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -195,6 +197,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StreamsGroupCurrentMemberAssignmentKey {}
 
     impl rt::OwnedStruct for StreamsGroupCurrentMemberAssignmentKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

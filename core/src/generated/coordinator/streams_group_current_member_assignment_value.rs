@@ -66,6 +66,8 @@ impl defmt::Format for StreamsGroupCurrentMemberAssignmentValue<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupCurrentMemberAssignmentValue<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -292,6 +294,8 @@ impl defmt::Format for TaskIds<'_> {
         defmt::write!(f, "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, assignment_epochs: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.partitions, self.assignment_epochs, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TaskIds<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
@@ -1188,6 +1192,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StreamsGroupCurrentMemberAssignmentValue {}
+
     impl rt::OwnedStruct for StreamsGroupCurrentMemberAssignmentValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
@@ -1303,6 +1309,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TaskIds {}
 
     impl rt::OwnedStruct for TaskIds {
         const INLINE: bool = true;

@@ -45,6 +45,8 @@ impl defmt::Format for StreamsGroupMemberMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupMemberMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -195,6 +197,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StreamsGroupMemberMetadataKey {}
 
     impl rt::OwnedStruct for StreamsGroupMemberMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

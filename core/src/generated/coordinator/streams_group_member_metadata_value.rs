@@ -66,6 +66,8 @@ impl defmt::Format for StreamsGroupMemberMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupMemberMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -196,6 +198,8 @@ impl defmt::Format for Endpoint<'_> {
     }
 }
 
+impl rt::Sealed for Endpoint<'_> {}
+
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -308,6 +312,8 @@ impl defmt::Format for KeyValue<'_> {
         );
     }
 }
+
+impl rt::Sealed for KeyValue<'_> {}
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
@@ -737,6 +743,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StreamsGroupMemberMetadataValue {}
+
     impl rt::OwnedStruct for StreamsGroupMemberMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
@@ -802,6 +810,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Endpoint {}
+
     impl rt::OwnedStruct for Endpoint {
         const INLINE: bool = true;
 
@@ -861,6 +871,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for KeyValue {}
 
     impl rt::OwnedStruct for KeyValue {
         const INLINE: bool = true;

@@ -47,6 +47,8 @@ impl defmt::Format for StreamsGroupMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -170,6 +172,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StreamsGroupMetadataKey {}
 
     impl rt::OwnedStruct for StreamsGroupMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -57,6 +57,8 @@ impl defmt::Format for StreamsGroupMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -316,6 +318,8 @@ impl defmt::Format for LastAssignmentConfig<'_> {
         );
     }
 }
+
+impl rt::Sealed for LastAssignmentConfig<'_> {}
 
 impl<'a> rt::Struct<'a> for LastAssignmentConfig<'a> {
     #[inline]
@@ -638,6 +642,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StreamsGroupMetadataValue {}
+
     impl rt::OwnedStruct for StreamsGroupMetadataValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
@@ -774,6 +780,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LastAssignmentConfig {}
 
     impl rt::OwnedStruct for LastAssignmentConfig {
         const INLINE: bool = true;

@@ -45,6 +45,8 @@ impl defmt::Format for StreamsGroupTargetAssignmentMemberKey<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupTargetAssignmentMemberKey<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -195,6 +197,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StreamsGroupTargetAssignmentMemberKey {}
 
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMemberKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -48,6 +48,8 @@ impl defmt::Format for StreamsGroupTargetAssignmentMemberValue<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupTargetAssignmentMemberValue<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -166,6 +168,8 @@ impl defmt::Format for TaskIds<'_> {
         );
     }
 }
+
+impl rt::Sealed for TaskIds<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
@@ -540,6 +544,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StreamsGroupTargetAssignmentMemberValue {}
+
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMemberValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -598,6 +604,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TaskIds {}
 
     impl rt::OwnedStruct for TaskIds {
         const INLINE: bool = true;

@@ -47,6 +47,8 @@ impl defmt::Format for StreamsGroupTargetAssignmentMetadataKey<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupTargetAssignmentMetadataKey<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -170,6 +172,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StreamsGroupTargetAssignmentMetadataKey {}
 
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMetadataKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

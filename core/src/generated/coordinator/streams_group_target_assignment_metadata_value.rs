@@ -45,6 +45,8 @@ impl defmt::Format for StreamsGroupTargetAssignmentMetadataValue<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupTargetAssignmentMetadataValue<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -248,6 +250,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StreamsGroupTargetAssignmentMetadataValue {}
 
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMetadataValue {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -47,6 +47,8 @@ impl defmt::Format for StreamsGroupTopologyKey<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupTopologyKey<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -170,6 +172,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StreamsGroupTopologyKey {}
 
     impl rt::OwnedStruct for StreamsGroupTopologyKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for StreamsGroupTopologyValue<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupTopologyValue<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "epoch")?;
@@ -144,6 +146,8 @@ impl defmt::Format for Subtopology<'_> {
         defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, source_topic_regex: {}, state_changelog_topics: {}, repartition_sink_topics: {}, repartition_source_topics: {}, copartition_groups: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.source_topic_regex, self.state_changelog_topics, self.repartition_sink_topics, self.repartition_source_topics, self.copartition_groups, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for Subtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -379,6 +383,8 @@ impl defmt::Format for TopicInfo<'_> {
     }
 }
 
+impl rt::Sealed for TopicInfo<'_> {}
+
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -555,6 +561,8 @@ impl defmt::Format for CopartitionGroup<'_> {
         defmt::write!(f, "CopartitionGroup {{ source_topics: {}, source_topic_regex: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.source_topics, self.source_topic_regex, self.repartition_source_topics, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for CopartitionGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
@@ -746,6 +754,8 @@ impl defmt::Format for TopicConfig<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicConfig<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicConfig<'a> {
     #[inline]
@@ -1459,6 +1469,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StreamsGroupTopologyValue {}
+
     impl rt::OwnedStruct for StreamsGroupTopologyValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -1528,6 +1540,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Subtopology {}
 
     impl rt::OwnedStruct for Subtopology {
         const INLINE: bool = true;
@@ -1652,6 +1666,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicInfo {}
+
     impl rt::OwnedStruct for TopicInfo {
         const INLINE: bool = true;
 
@@ -1724,6 +1740,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CopartitionGroup {}
 
     impl rt::OwnedStruct for CopartitionGroup {
         const INLINE: bool = true;
@@ -1813,6 +1831,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicConfig {}
 
     impl rt::OwnedStruct for TopicConfig {
         const INLINE: bool = true;

@@ -47,6 +47,8 @@ impl defmt::Format for TransactionLogKey<'_> {
     }
 }
 
+impl rt::Sealed for TransactionLogKey<'_> {}
+
 impl<'a> rt::Struct<'a> for TransactionLogKey<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -173,6 +175,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TransactionLogKey {}
 
     impl rt::OwnedStruct for TransactionLogKey {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

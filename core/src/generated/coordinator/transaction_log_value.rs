@@ -72,6 +72,8 @@ impl defmt::Format for TransactionLogValue<'_> {
     }
 }
 
+impl rt::Sealed for TransactionLogValue<'_> {}
+
 impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -380,6 +382,8 @@ impl defmt::Format for PartitionsSchema<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionsSchema<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[inline]
@@ -835,6 +839,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TransactionLogValue {}
+
     impl rt::OwnedStruct for TransactionLogValue {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 31;
@@ -997,6 +1003,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionsSchema {}
 
     impl rt::OwnedStruct for PartitionsSchema {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for AbortedTxn<'_> {
     }
 }
 
+impl rt::Sealed for AbortedTxn<'_> {}
+
 impl<'a> rt::Struct<'a> for AbortedTxn<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -263,6 +265,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AbortedTxn {}
 
     impl rt::OwnedStruct for AbortedTxn {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -52,6 +52,8 @@ impl defmt::Format for AddOffsetsToTxnRequest<'_> {
     }
 }
 
+impl rt::Sealed for AddOffsetsToTxnRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -285,6 +287,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AddOffsetsToTxnRequest {}
 
     impl rt::OwnedStruct for AddOffsetsToTxnRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

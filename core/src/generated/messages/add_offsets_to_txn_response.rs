@@ -51,6 +51,8 @@ impl defmt::Format for AddOffsetsToTxnResponse<'_> {
     }
 }
 
+impl rt::Sealed for AddOffsetsToTxnResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AddOffsetsToTxnResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -225,6 +227,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AddOffsetsToTxnResponse {}
 
     impl rt::OwnedStruct for AddOffsetsToTxnResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

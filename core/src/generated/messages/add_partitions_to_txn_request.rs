@@ -55,6 +55,8 @@ impl defmt::Format for AddPartitionsToTxnRequest<'_> {
     }
 }
 
+impl rt::Sealed for AddPartitionsToTxnRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactions = if v >= 4 {
@@ -292,6 +294,8 @@ impl defmt::Format for AddPartitionsToTxnTransaction<'_> {
         defmt::write!(f, "AddPartitionsToTxnTransaction {{ transactional_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, verify_only: {=bool}, topics: {}, unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.producer_epoch, self.verify_only, self.topics, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AddPartitionsToTxnTransaction<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
@@ -572,6 +576,8 @@ impl defmt::Format for AddPartitionsToTxnTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for AddPartitionsToTxnTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
@@ -1050,6 +1056,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AddPartitionsToTxnRequest {}
+
     impl rt::OwnedStruct for AddPartitionsToTxnRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1185,6 +1193,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AddPartitionsToTxnTransaction {}
+
     impl rt::OwnedStruct for AddPartitionsToTxnTransaction {
         const INLINE: bool = true;
 
@@ -1303,6 +1313,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AddPartitionsToTxnTopic {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnTopic {
         const INLINE: bool = true;

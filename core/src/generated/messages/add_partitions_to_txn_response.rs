@@ -51,6 +51,8 @@ impl defmt::Format for AddPartitionsToTxnResponse<'_> {
     }
 }
 
+impl rt::Sealed for AddPartitionsToTxnResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -223,6 +225,8 @@ impl defmt::Format for AddPartitionsToTxnResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for AddPartitionsToTxnResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -426,6 +430,8 @@ impl defmt::Format for AddPartitionsToTxnTopicResult<'_> {
     }
 }
 
+impl rt::Sealed for AddPartitionsToTxnTopicResult<'_> {}
+
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -585,6 +591,8 @@ impl defmt::Format for AddPartitionsToTxnPartitionResult<'_> {
         defmt::write!(f, "AddPartitionsToTxnPartitionResult {{ partition_index: {=i32}, partition_error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AddPartitionsToTxnPartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     #[inline]
@@ -1123,6 +1131,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AddPartitionsToTxnResponse {}
+
     impl rt::OwnedStruct for AddPartitionsToTxnResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -1219,6 +1229,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AddPartitionsToTxnResult {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnResult {
         const INLINE: bool = true;
@@ -1324,6 +1336,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AddPartitionsToTxnTopicResult {}
+
     impl rt::OwnedStruct for AddPartitionsToTxnTopicResult {
         const INLINE: bool = true;
 
@@ -1401,6 +1415,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AddPartitionsToTxnPartitionResult {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnPartitionResult {
         const INLINE: bool = true;

@@ -58,6 +58,8 @@ impl defmt::Format for AddRaftVoterRequest<'_> {
     }
 }
 
+impl rt::Sealed for AddRaftVoterRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -191,6 +193,8 @@ impl defmt::Format for Listener<'_> {
         );
     }
 }
+
+impl rt::Sealed for Listener<'_> {}
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
@@ -529,6 +533,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AddRaftVoterRequest {}
+
     impl rt::OwnedStruct for AddRaftVoterRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 24;
@@ -607,6 +613,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Listener {}
 
     impl rt::OwnedStruct for Listener {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for AddRaftVoterResponse<'_> {
     }
 }
 
+impl rt::Sealed for AddRaftVoterResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AddRaftVoterResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -236,6 +238,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AddRaftVoterResponse {}
 
     impl rt::OwnedStruct for AddRaftVoterResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -52,6 +52,8 @@ impl defmt::Format for AllocateProducerIdsRequest<'_> {
     }
 }
 
+impl rt::Sealed for AllocateProducerIdsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AllocateProducerIdsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -212,6 +214,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AllocateProducerIdsRequest {}
 
     impl rt::OwnedStruct for AllocateProducerIdsRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for AllocateProducerIdsResponse<'_> {
     }
 }
 
+impl rt::Sealed for AllocateProducerIdsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -267,6 +269,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AllocateProducerIdsResponse {}
 
     impl rt::OwnedStruct for AllocateProducerIdsResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -52,6 +52,8 @@ impl defmt::Format for AlterClientQuotasRequest<'_> {
     }
 }
 
+impl rt::Sealed for AlterClientQuotasRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
@@ -150,6 +152,8 @@ impl defmt::Format for EntryData<'_> {
         );
     }
 }
+
+impl rt::Sealed for EntryData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
@@ -274,6 +278,8 @@ impl defmt::Format for EntityData<'_> {
         );
     }
 }
+
+impl rt::Sealed for EntityData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
@@ -413,6 +419,8 @@ impl defmt::Format for OpData<'_> {
         );
     }
 }
+
+impl rt::Sealed for OpData<'_> {}
 
 impl<'a> rt::Struct<'a> for OpData<'a> {
     #[inline]
@@ -793,6 +801,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterClientQuotasRequest {}
+
     impl rt::OwnedStruct for AlterClientQuotasRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
@@ -858,6 +868,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for EntryData {}
+
     impl rt::OwnedStruct for EntryData {
         const INLINE: bool = true;
 
@@ -919,6 +931,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EntityData {}
 
     impl rt::OwnedStruct for EntityData {
         const INLINE: bool = true;
@@ -995,6 +1009,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OpData {}
 
     impl rt::OwnedStruct for OpData {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for AlterClientQuotasResponse<'_> {
     }
 }
 
+impl rt::Sealed for AlterClientQuotasResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -153,6 +155,8 @@ impl defmt::Format for EntryData<'_> {
         );
     }
 }
+
+impl rt::Sealed for EntryData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
@@ -286,6 +290,8 @@ impl defmt::Format for EntityData<'_> {
         );
     }
 }
+
+impl rt::Sealed for EntityData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
@@ -603,6 +609,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterClientQuotasResponse {}
+
     impl rt::OwnedStruct for AlterClientQuotasResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -664,6 +672,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EntryData {}
 
     impl rt::OwnedStruct for EntryData {
         const INLINE: bool = true;
@@ -727,6 +737,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EntityData {}
 
     impl rt::OwnedStruct for EntityData {
         const INLINE: bool = true;

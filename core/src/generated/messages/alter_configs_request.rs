@@ -52,6 +52,8 @@ impl defmt::Format for AlterConfigsRequest<'_> {
     }
 }
 
+impl rt::Sealed for AlterConfigsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 2, v, "resources")?;
@@ -147,6 +149,8 @@ impl defmt::Format for AlterConfigsResource<'_> {
         defmt::write!(f, "AlterConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AlterConfigsResource<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
@@ -291,6 +295,8 @@ impl defmt::Format for AlterableConfig<'_> {
         );
     }
 }
+
+impl rt::Sealed for AlterableConfig<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
@@ -608,6 +614,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterConfigsRequest {}
+
     impl rt::OwnedStruct for AlterConfigsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
@@ -677,6 +685,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterConfigsResource {}
+
     impl rt::OwnedStruct for AlterConfigsResource {
         const INLINE: bool = true;
 
@@ -739,6 +749,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterableConfig {}
 
     impl rt::OwnedStruct for AlterableConfig {
         const INLINE: bool = true;

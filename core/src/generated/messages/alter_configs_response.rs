@@ -51,6 +51,8 @@ impl defmt::Format for AlterConfigsResponse<'_> {
     }
 }
 
+impl rt::Sealed for AlterConfigsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -159,6 +161,8 @@ impl defmt::Format for AlterConfigsResourceResponse<'_> {
         defmt::write!(f, "AlterConfigsResourceResponse {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AlterConfigsResourceResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
@@ -460,6 +464,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterConfigsResponse {}
+
     impl rt::OwnedStruct for AlterConfigsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -525,6 +531,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterConfigsResourceResponse {}
 
     impl rt::OwnedStruct for AlterConfigsResourceResponse {
         const INLINE: bool = true;

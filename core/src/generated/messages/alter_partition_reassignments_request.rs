@@ -49,6 +49,8 @@ impl defmt::Format for AlterPartitionReassignmentsRequest<'_> {
     }
 }
 
+impl rt::Sealed for AlterPartitionReassignmentsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
@@ -157,6 +159,8 @@ impl defmt::Format for ReassignableTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for ReassignableTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
     #[inline]
@@ -271,6 +275,8 @@ impl defmt::Format for ReassignablePartition<'_> {
         );
     }
 }
+
+impl rt::Sealed for ReassignablePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
     #[inline]
@@ -578,6 +584,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterPartitionReassignmentsRequest {}
+
     impl rt::OwnedStruct for AlterPartitionReassignmentsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -640,6 +648,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ReassignableTopic {}
+
     impl rt::OwnedStruct for ReassignableTopic {
         const INLINE: bool = true;
 
@@ -693,6 +703,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ReassignablePartition {}
 
     impl rt::OwnedStruct for ReassignablePartition {
         const INLINE: bool = true;

@@ -54,6 +54,8 @@ impl defmt::Format for AlterPartitionReassignmentsResponse<'_> {
     }
 }
 
+impl rt::Sealed for AlterPartitionReassignmentsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -169,6 +171,8 @@ impl defmt::Format for ReassignableTopicResponse<'_> {
     }
 }
 
+impl rt::Sealed for ReassignableTopicResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -282,6 +286,8 @@ impl defmt::Format for ReassignablePartitionResponse<'_> {
         defmt::write!(f, "ReassignablePartitionResponse {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for ReassignablePartitionResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
     #[inline]
@@ -665,6 +671,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterPartitionReassignmentsResponse {}
+
     impl rt::OwnedStruct for AlterPartitionReassignmentsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -724,6 +732,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ReassignableTopicResponse {}
+
     impl rt::OwnedStruct for ReassignableTopicResponse {
         const INLINE: bool = true;
 
@@ -781,6 +791,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ReassignablePartitionResponse {}
 
     impl rt::OwnedStruct for ReassignablePartitionResponse {
         const INLINE: bool = true;

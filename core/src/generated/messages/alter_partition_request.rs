@@ -50,6 +50,8 @@ impl defmt::Format for AlterPartitionRequest<'_> {
     }
 }
 
+impl rt::Sealed for AlterPartitionRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
@@ -150,6 +152,8 @@ impl defmt::Format for TopicData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -305,6 +309,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, leader_epoch: {=i32}, new_isr: {}, new_isr_with_epochs: {}, leader_recovery_state: {=i8}, partition_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_epoch, self.new_isr, self.new_isr_with_epochs, self.leader_recovery_state, self.partition_epoch, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -555,6 +561,8 @@ impl defmt::Format for BrokerState<'_> {
         );
     }
 }
+
+impl rt::Sealed for BrokerState<'_> {}
 
 impl<'a> rt::Struct<'a> for BrokerState<'a> {
     #[inline]
@@ -1055,6 +1063,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterPartitionRequest {}
+
     impl rt::OwnedStruct for AlterPartitionRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
@@ -1111,6 +1121,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
@@ -1191,6 +1203,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;
@@ -1303,6 +1317,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for BrokerState {}
 
     impl rt::OwnedStruct for BrokerState {
         const INLINE: bool = true;

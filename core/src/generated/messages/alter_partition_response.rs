@@ -49,6 +49,8 @@ impl defmt::Format for AlterPartitionResponse<'_> {
     }
 }
 
+impl rt::Sealed for AlterPartitionResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -149,6 +151,8 @@ impl defmt::Format for TopicData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
@@ -310,6 +314,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, leader_id: {=i32}, leader_epoch: {=i32}, isr: {}, leader_recovery_state: {=i8}, partition_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.leader_id, self.leader_epoch, self.isr, self.leader_recovery_state, self.partition_epoch, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -795,6 +801,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterPartitionResponse {}
+
     impl rt::OwnedStruct for AlterPartitionResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -851,6 +859,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
@@ -935,6 +945,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

@@ -49,6 +49,8 @@ impl defmt::Format for AlterReplicaLogDirsRequest<'_> {
     }
 }
 
+impl rt::Sealed for AlterReplicaLogDirsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let dirs = rt::read::array::<AlterReplicaLogDir<'a>>(c, v >= 2, v, "dirs")?;
@@ -143,6 +145,8 @@ impl defmt::Format for AlterReplicaLogDir<'_> {
         );
     }
 }
+
+impl rt::Sealed for AlterReplicaLogDir<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[inline]
@@ -275,6 +279,8 @@ impl defmt::Format for AlterReplicaLogDirTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for AlterReplicaLogDirTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[inline]
@@ -557,6 +563,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterReplicaLogDirsRequest {}
+
     impl rt::OwnedStruct for AlterReplicaLogDirsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -613,6 +621,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterReplicaLogDir {}
 
     impl rt::OwnedStruct for AlterReplicaLogDir {
         const INLINE: bool = true;
@@ -675,6 +685,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterReplicaLogDirTopic {}
 
     impl rt::OwnedStruct for AlterReplicaLogDirTopic {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for AlterReplicaLogDirsResponse<'_> {
     }
 }
 
+impl rt::Sealed for AlterReplicaLogDirsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -150,6 +152,8 @@ impl defmt::Format for AlterReplicaLogDirTopicResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for AlterReplicaLogDirTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     #[inline]
@@ -280,6 +284,8 @@ impl defmt::Format for AlterReplicaLogDirPartitionResult<'_> {
         defmt::write!(f, "AlterReplicaLogDirPartitionResult {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AlterReplicaLogDirPartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     #[inline]
@@ -594,6 +600,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterReplicaLogDirsResponse {}
+
     impl rt::OwnedStruct for AlterReplicaLogDirsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -651,6 +659,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterReplicaLogDirTopicResult {}
 
     impl rt::OwnedStruct for AlterReplicaLogDirTopicResult {
         const INLINE: bool = true;
@@ -713,6 +723,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterReplicaLogDirPartitionResult {}
 
     impl rt::OwnedStruct for AlterReplicaLogDirPartitionResult {
         const INLINE: bool = true;

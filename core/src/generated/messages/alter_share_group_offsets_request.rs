@@ -52,6 +52,8 @@ impl defmt::Format for AlterShareGroupOffsetsRequest<'_> {
     }
 }
 
+impl rt::Sealed for AlterShareGroupOffsetsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
@@ -139,6 +141,8 @@ impl defmt::Format for AlterShareGroupOffsetsRequestTopic<'_> {
         defmt::write!(f, "AlterShareGroupOffsetsRequestTopic {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, self.partitions, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AlterShareGroupOffsetsRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
     #[inline]
@@ -251,6 +255,8 @@ impl defmt::Format for AlterShareGroupOffsetsRequestPartition<'_> {
         defmt::write!(f, "AlterShareGroupOffsetsRequestPartition {{ partition_index: {=i32}, start_offset: {=i64}, unknown_tagged_fields: {} }}", self.partition_index, self.start_offset, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AlterShareGroupOffsetsRequestPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
     #[inline]
@@ -544,6 +550,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterShareGroupOffsetsRequest {}
+
     impl rt::OwnedStruct for AlterShareGroupOffsetsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -594,6 +602,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterShareGroupOffsetsRequestTopic {}
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsRequestTopic {
         const INLINE: bool = true;
@@ -648,6 +658,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterShareGroupOffsetsRequestPartition {}
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsRequestPartition {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for AlterShareGroupOffsetsResponse<'_> {
     }
 }
 
+impl rt::Sealed for AlterShareGroupOffsetsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -160,6 +162,8 @@ impl defmt::Format for AlterShareGroupOffsetsResponseTopic<'_> {
         defmt::write!(f, "AlterShareGroupOffsetsResponseTopic {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AlterShareGroupOffsetsResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     #[inline]
@@ -287,6 +291,8 @@ impl defmt::Format for AlterShareGroupOffsetsResponsePartition<'_> {
         defmt::write!(f, "AlterShareGroupOffsetsResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AlterShareGroupOffsetsResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
     #[inline]
@@ -666,6 +672,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterShareGroupOffsetsResponse {}
+
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -725,6 +733,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterShareGroupOffsetsResponseTopic {}
+
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponseTopic {
         const INLINE: bool = true;
 
@@ -783,6 +793,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterShareGroupOffsetsResponsePartition {}
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponsePartition {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for AlterUserScramCredentialsRequest<'_> {
     }
 }
 
+impl rt::Sealed for AlterUserScramCredentialsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -139,6 +141,8 @@ impl defmt::Format for ScramCredentialDeletion<'_> {
         );
     }
 }
+
+impl rt::Sealed for ScramCredentialDeletion<'_> {}
 
 impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     #[inline]
@@ -250,6 +254,8 @@ impl defmt::Format for ScramCredentialUpsertion<'_> {
         defmt::write!(f, "ScramCredentialUpsertion {{ name: \"{=str}\", mechanism: {=i8}, iterations: {=i32}, salt: {=[u8]}, salted_password: {=[u8]}, unknown_tagged_fields: {} }}", self.name, self.mechanism, self.iterations, self.salt, self.salted_password, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for ScramCredentialUpsertion<'_> {}
 
 impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
     #[inline]
@@ -616,6 +622,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterUserScramCredentialsRequest {}
+
     impl rt::OwnedStruct for AlterUserScramCredentialsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -666,6 +674,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ScramCredentialDeletion {}
 
     impl rt::OwnedStruct for ScramCredentialDeletion {
         const INLINE: bool = true;
@@ -738,6 +748,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ScramCredentialUpsertion {}
 
     impl rt::OwnedStruct for ScramCredentialUpsertion {
         const INLINE: bool = true;

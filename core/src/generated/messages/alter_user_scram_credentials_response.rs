@@ -51,6 +51,8 @@ impl defmt::Format for AlterUserScramCredentialsResponse<'_> {
     }
 }
 
+impl rt::Sealed for AlterUserScramCredentialsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -134,6 +136,8 @@ impl defmt::Format for AlterUserScramCredentialsResult<'_> {
         defmt::write!(f, "AlterUserScramCredentialsResult {{ user: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.user, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AlterUserScramCredentialsResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
     #[inline]
@@ -385,6 +389,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterUserScramCredentialsResponse {}
+
     impl rt::OwnedStruct for AlterUserScramCredentialsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -438,6 +444,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterUserScramCredentialsResult {}
 
     impl rt::OwnedStruct for AlterUserScramCredentialsResult {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for ApiVersionsRequest<'_> {
     }
 }
 
+impl rt::Sealed for ApiVersionsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -318,6 +320,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ApiVersionsRequest {}
 
     impl rt::OwnedStruct for ApiVersionsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

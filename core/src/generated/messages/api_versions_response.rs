@@ -60,6 +60,8 @@ impl defmt::Format for ApiVersionsResponse<'_> {
     }
 }
 
+impl rt::Sealed for ApiVersionsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -335,6 +337,8 @@ impl defmt::Format for ApiVersion<'_> {
     }
 }
 
+impl rt::Sealed for ApiVersion<'_> {}
+
 impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -478,6 +482,8 @@ impl defmt::Format for SupportedFeatureKey<'_> {
         defmt::write!(f, "SupportedFeatureKey {{ name: \"{=str}\", min_version: {=i16}, max_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_version, self.max_version, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for SupportedFeatureKey<'_> {}
 
 impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
@@ -688,6 +694,8 @@ impl defmt::Format for FinalizedFeatureKey<'_> {
         defmt::write!(f, "FinalizedFeatureKey {{ name: \"{=str}\", max_version_level: {=i16}, min_version_level: {=i16}, unknown_tagged_fields: {} }}", self.name, self.max_version_level, self.min_version_level, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for FinalizedFeatureKey<'_> {}
 
 impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
@@ -1268,6 +1276,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ApiVersionsResponse {}
+
     impl rt::OwnedStruct for ApiVersionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
@@ -1405,6 +1415,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ApiVersion {}
+
     impl rt::OwnedStruct for ApiVersion {
         const INLINE: bool = true;
 
@@ -1480,6 +1492,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SupportedFeatureKey {}
 
     impl rt::OwnedStruct for SupportedFeatureKey {
         const INLINE: bool = true;
@@ -1586,6 +1600,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for FinalizedFeatureKey {}
 
     impl rt::OwnedStruct for FinalizedFeatureKey {
         const INLINE: bool = true;

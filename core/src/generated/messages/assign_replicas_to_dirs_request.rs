@@ -49,6 +49,8 @@ impl defmt::Format for AssignReplicasToDirsRequest<'_> {
     }
 }
 
+impl rt::Sealed for AssignReplicasToDirsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
@@ -145,6 +147,8 @@ impl defmt::Format for DirectoryData<'_> {
         );
     }
 }
+
+impl rt::Sealed for DirectoryData<'_> {}
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -260,6 +264,8 @@ impl defmt::Format for TopicData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
@@ -377,6 +383,8 @@ impl defmt::Format for PartitionData<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -700,6 +708,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AssignReplicasToDirsRequest {}
+
     impl rt::OwnedStruct for AssignReplicasToDirsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
@@ -752,6 +762,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DirectoryData {}
 
     impl rt::OwnedStruct for DirectoryData {
         const INLINE: bool = true;
@@ -806,6 +818,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicData {}
+
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
 
@@ -854,6 +868,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

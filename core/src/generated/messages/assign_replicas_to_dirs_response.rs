@@ -48,6 +48,8 @@ impl defmt::Format for AssignReplicasToDirsResponse<'_> {
     }
 }
 
+impl rt::Sealed for AssignReplicasToDirsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -144,6 +146,8 @@ impl defmt::Format for DirectoryData<'_> {
         );
     }
 }
+
+impl rt::Sealed for DirectoryData<'_> {}
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -259,6 +263,8 @@ impl defmt::Format for TopicData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
@@ -380,6 +386,8 @@ impl defmt::Format for PartitionData<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -750,6 +758,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AssignReplicasToDirsResponse {}
+
     impl rt::OwnedStruct for AssignReplicasToDirsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -802,6 +812,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DirectoryData {}
 
     impl rt::OwnedStruct for DirectoryData {
         const INLINE: bool = true;
@@ -856,6 +868,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicData {}
+
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
 
@@ -908,6 +922,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for BeginQuorumEpochRequest<'_> {
     }
 }
 
+impl rt::Sealed for BeginQuorumEpochRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
@@ -185,6 +187,8 @@ impl defmt::Format for TopicData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
@@ -324,6 +328,8 @@ impl defmt::Format for LeaderEndpoint<'_> {
         );
     }
 }
+
+impl rt::Sealed for LeaderEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
@@ -529,6 +535,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, voter_directory_id: {}, leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.leader_id, self.leader_epoch, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -1012,6 +1020,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for BeginQuorumEpochRequest {}
+
     impl rt::OwnedStruct for BeginQuorumEpochRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1083,6 +1093,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicData {}
+
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
 
@@ -1148,6 +1160,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LeaderEndpoint {}
 
     impl rt::OwnedStruct for LeaderEndpoint {
         const INLINE: bool = true;
@@ -1257,6 +1271,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

@@ -61,6 +61,8 @@ impl defmt::Format for BrokerHeartbeatRequest<'_> {
     }
 }
 
+impl rt::Sealed for BrokerHeartbeatRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -472,6 +474,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for BrokerHeartbeatRequest {}
 
     impl rt::OwnedStruct for BrokerHeartbeatRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

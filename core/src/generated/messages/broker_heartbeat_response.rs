@@ -54,6 +54,8 @@ impl defmt::Format for BrokerHeartbeatResponse<'_> {
     }
 }
 
+impl rt::Sealed for BrokerHeartbeatResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -296,6 +298,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for BrokerHeartbeatResponse {}
 
     impl rt::OwnedStruct for BrokerHeartbeatResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -67,6 +67,8 @@ impl defmt::Format for BrokerRegistrationRequest<'_> {
     }
 }
 
+impl rt::Sealed for BrokerRegistrationRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -230,6 +232,8 @@ impl defmt::Format for Listener<'_> {
     }
 }
 
+impl rt::Sealed for Listener<'_> {}
+
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -366,6 +370,8 @@ impl defmt::Format for Feature<'_> {
         defmt::write!(f, "Feature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for Feature<'_> {}
 
 impl<'a> rt::Struct<'a> for Feature<'a> {
     #[inline]
@@ -859,6 +865,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for BrokerRegistrationRequest {}
+
     impl rt::OwnedStruct for BrokerRegistrationRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
@@ -955,6 +963,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Listener {}
+
     impl rt::OwnedStruct for Listener {
         const INLINE: bool = true;
 
@@ -1024,6 +1034,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Feature {}
 
     impl rt::OwnedStruct for Feature {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for BrokerRegistrationResponse<'_> {
     }
 }
 
+impl rt::Sealed for BrokerRegistrationResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for BrokerRegistrationResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -233,6 +235,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for BrokerRegistrationResponse {}
 
     impl rt::OwnedStruct for BrokerRegistrationResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -53,6 +53,8 @@ impl defmt::Format for BumpLeaderEpochsRequest<'_> {
     }
 }
 
+impl rt::Sealed for BumpLeaderEpochsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for BumpLeaderEpochsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicState<'a>>(c, true, v, "topics")?;
@@ -133,6 +135,8 @@ impl defmt::Format for TopicState<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicState<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicState<'a> {
     #[inline]
@@ -246,6 +250,8 @@ impl defmt::Format for LeaderEpochState<'_> {
         );
     }
 }
+
+impl rt::Sealed for LeaderEpochState<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
     #[inline]
@@ -516,6 +522,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for BumpLeaderEpochsRequest {}
+
     impl rt::OwnedStruct for BumpLeaderEpochsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -564,6 +572,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicState {}
 
     impl rt::OwnedStruct for TopicState {
         const INLINE: bool = true;
@@ -617,6 +627,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LeaderEpochState {}
 
     impl rt::OwnedStruct for LeaderEpochState {
         const INLINE: bool = true;

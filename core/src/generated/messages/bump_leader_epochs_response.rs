@@ -53,6 +53,8 @@ impl defmt::Format for BumpLeaderEpochsResponse<'_> {
     }
 }
 
+impl rt::Sealed for BumpLeaderEpochsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -149,6 +151,8 @@ impl defmt::Format for TopicPartitions<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
@@ -266,6 +270,8 @@ impl defmt::Format for PartitionDetail<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionDetail<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     #[inline]
@@ -580,6 +586,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for BumpLeaderEpochsResponse {}
+
     impl rt::OwnedStruct for BumpLeaderEpochsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -632,6 +640,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
         const INLINE: bool = true;
@@ -686,6 +696,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionDetail {}
 
     impl rt::OwnedStruct for PartitionDetail {
         const INLINE: bool = true;

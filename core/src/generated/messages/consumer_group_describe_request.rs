@@ -46,6 +46,8 @@ impl defmt::Format for ConsumerGroupDescribeRequest<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupDescribeRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupDescribeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -203,6 +205,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConsumerGroupDescribeRequest {}
 
     impl rt::OwnedStruct for ConsumerGroupDescribeRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for ConsumerGroupDescribeResponse<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupDescribeResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -150,6 +152,8 @@ impl defmt::Format for DescribedGroup<'_> {
         defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, assignor_name: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.assignor_name, self.members, self.authorized_operations, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -350,6 +354,8 @@ impl defmt::Format for Member<'_> {
         defmt::write!(f, "Member {{ member_id: \"{=str}\", instance_id: {}, rack_id: {}, member_epoch: {=i32}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, subscribed_topic_regex: {}, assignment: {}, target_assignment: {}, member_type: {=i8}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.member_epoch, self.client_id, self.client_host, self.subscribed_topic_names, rt::defmt_fmt::OptStr(self.subscribed_topic_regex), self.assignment, self.target_assignment, self.member_type, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for Member<'_> {}
 
 impl<'a> rt::Struct<'a> for Member<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -598,6 +604,8 @@ impl defmt::Format for Assignment<'_> {
     }
 }
 
+impl rt::Sealed for Assignment<'_> {}
+
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -730,6 +738,8 @@ impl defmt::Format for TopicPartitions<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
@@ -1546,6 +1556,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ConsumerGroupDescribeResponse {}
+
     impl rt::OwnedStruct for ConsumerGroupDescribeResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -1623,6 +1635,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribedGroup {}
 
     impl rt::OwnedStruct for DescribedGroup {
         const INLINE: bool = true;
@@ -1732,6 +1746,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Member {}
 
     impl rt::OwnedStruct for Member {
         const INLINE: bool = true;
@@ -1845,6 +1861,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Assignment {}
+
     impl rt::OwnedStruct for Assignment {
         const INLINE: bool = true;
 
@@ -1911,6 +1929,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
         const INLINE: bool = true;

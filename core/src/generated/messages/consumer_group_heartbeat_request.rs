@@ -70,6 +70,8 @@ impl defmt::Format for ConsumerGroupHeartbeatRequest<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupHeartbeatRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -233,6 +235,8 @@ impl defmt::Format for TopicPartitions<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
@@ -643,6 +647,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ConsumerGroupHeartbeatRequest {}
+
     impl rt::OwnedStruct for ConsumerGroupHeartbeatRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
@@ -740,6 +746,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
         const INLINE: bool = true;

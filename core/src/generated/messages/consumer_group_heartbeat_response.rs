@@ -60,6 +60,8 @@ impl defmt::Format for ConsumerGroupHeartbeatResponse<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerGroupHeartbeatResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -186,6 +188,8 @@ impl defmt::Format for Assignment<'_> {
     }
 }
 
+impl rt::Sealed for Assignment<'_> {}
+
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -292,6 +296,8 @@ impl defmt::Format for TopicPartitions<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
@@ -664,6 +670,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ConsumerGroupHeartbeatResponse {}
+
     impl rt::OwnedStruct for ConsumerGroupHeartbeatResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
@@ -721,6 +729,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Assignment {}
+
     impl rt::OwnedStruct for Assignment {
         const INLINE: bool = true;
 
@@ -772,6 +782,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
         const INLINE: bool = true;

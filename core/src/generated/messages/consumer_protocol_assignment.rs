@@ -51,6 +51,8 @@ impl defmt::Format for ConsumerProtocolAssignment<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerProtocolAssignment<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -142,6 +144,8 @@ impl defmt::Format for TopicPartition<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
@@ -372,6 +376,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ConsumerProtocolAssignment {}
+
     impl rt::OwnedStruct for ConsumerProtocolAssignment {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -420,6 +426,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartition {}
 
     impl rt::OwnedStruct for TopicPartition {
         const INLINE: bool = true;

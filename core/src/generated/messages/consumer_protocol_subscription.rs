@@ -54,6 +54,8 @@ impl defmt::Format for ConsumerProtocolSubscription<'_> {
     }
 }
 
+impl rt::Sealed for ConsumerProtocolSubscription<'_> {}
+
 impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -190,6 +192,8 @@ impl defmt::Format for TopicPartition<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
@@ -523,6 +527,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ConsumerProtocolSubscription {}
+
     impl rt::OwnedStruct for ConsumerProtocolSubscription {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -589,6 +595,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartition {}
 
     impl rt::OwnedStruct for TopicPartition {
         const INLINE: bool = true;

@@ -47,6 +47,8 @@ impl defmt::Format for ControlRecordTypeSchema<'_> {
     }
 }
 
+impl rt::Sealed for ControlRecordTypeSchema<'_> {}
+
 impl<'a> rt::Struct<'a> for ControlRecordTypeSchema<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -169,6 +171,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ControlRecordTypeSchema {}
 
     impl rt::OwnedStruct for ControlRecordTypeSchema {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

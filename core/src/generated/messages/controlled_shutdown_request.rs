@@ -53,6 +53,8 @@ impl defmt::Format for ControlledShutdownRequest<'_> {
     }
 }
 
+impl rt::Sealed for ControlledShutdownRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -230,6 +232,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ControlledShutdownRequest {}
 
     impl rt::OwnedStruct for ControlledShutdownRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

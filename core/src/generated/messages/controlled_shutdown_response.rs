@@ -52,6 +52,8 @@ impl defmt::Format for ControlledShutdownResponse<'_> {
     }
 }
 
+impl rt::Sealed for ControlledShutdownResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -160,6 +162,8 @@ impl defmt::Format for RemainingPartition<'_> {
         );
     }
 }
+
+impl rt::Sealed for RemainingPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[inline]
@@ -416,6 +420,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ControlledShutdownResponse {}
+
     impl rt::OwnedStruct for ControlledShutdownResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
@@ -473,6 +479,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RemainingPartition {}
 
     impl rt::OwnedStruct for RemainingPartition {
         const INLINE: bool = true;

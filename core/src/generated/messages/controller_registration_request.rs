@@ -55,6 +55,8 @@ impl defmt::Format for ControllerRegistrationRequest<'_> {
     }
 }
 
+impl rt::Sealed for ControllerRegistrationRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -163,6 +165,8 @@ impl defmt::Format for Listener<'_> {
         defmt::write!(f, "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for Listener<'_> {}
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
@@ -300,6 +304,8 @@ impl defmt::Format for Feature<'_> {
         defmt::write!(f, "Feature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for Feature<'_> {}
 
 impl<'a> rt::Struct<'a> for Feature<'a> {
     #[inline]
@@ -709,6 +715,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ControllerRegistrationRequest {}
+
     impl rt::OwnedStruct for ControllerRegistrationRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 21;
@@ -772,6 +780,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Listener {}
 
     impl rt::OwnedStruct for Listener {
         const INLINE: bool = true;
@@ -842,6 +852,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Feature {}
 
     impl rt::OwnedStruct for Feature {
         const INLINE: bool = true;

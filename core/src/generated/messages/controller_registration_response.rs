@@ -48,6 +48,8 @@ impl defmt::Format for ControllerRegistrationResponse<'_> {
     }
 }
 
+impl rt::Sealed for ControllerRegistrationResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ControllerRegistrationResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -236,6 +238,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ControllerRegistrationResponse {}
 
     impl rt::OwnedStruct for ControllerRegistrationResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

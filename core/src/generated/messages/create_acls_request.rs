@@ -49,6 +49,8 @@ impl defmt::Format for CreateAclsRequest<'_> {
     }
 }
 
+impl rt::Sealed for CreateAclsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -154,6 +156,8 @@ impl defmt::Format for AclCreation<'_> {
         defmt::write!(f, "AclCreation {{ resource_type: {=i8}, resource_name: \"{=str}\", resource_pattern_type: {=i8}, principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.resource_pattern_type, self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AclCreation<'_> {}
 
 impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[inline]
@@ -542,6 +546,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for CreateAclsRequest {}
+
     impl rt::OwnedStruct for CreateAclsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -618,6 +624,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AclCreation {}
 
     impl rt::OwnedStruct for AclCreation {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for CreateAclsResponse<'_> {
     }
 }
 
+impl rt::Sealed for CreateAclsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -152,6 +154,8 @@ impl defmt::Format for AclCreationResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for AclCreationResult<'_> {}
 
 impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
     #[inline]
@@ -397,6 +401,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for CreateAclsResponse {}
+
     impl rt::OwnedStruct for CreateAclsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -454,6 +460,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AclCreationResult {}
 
     impl rt::OwnedStruct for AclCreationResult {
         const INLINE: bool = true;

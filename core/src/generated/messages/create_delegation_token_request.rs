@@ -53,6 +53,8 @@ impl defmt::Format for CreateDelegationTokenRequest<'_> {
     }
 }
 
+impl rt::Sealed for CreateDelegationTokenRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -201,6 +203,8 @@ impl defmt::Format for CreatableRenewers<'_> {
         );
     }
 }
+
+impl rt::Sealed for CreatableRenewers<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[inline]
@@ -492,6 +496,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for CreateDelegationTokenRequest {}
+
     impl rt::OwnedStruct for CreateDelegationTokenRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
@@ -600,6 +606,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CreatableRenewers {}
 
     impl rt::OwnedStruct for CreatableRenewers {
         const INLINE: bool = true;

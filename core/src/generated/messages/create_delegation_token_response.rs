@@ -73,6 +73,8 @@ impl defmt::Format for CreateDelegationTokenResponse<'_> {
     }
 }
 
+impl rt::Sealed for CreateDelegationTokenResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -544,6 +546,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CreateDelegationTokenResponse {}
 
     impl rt::OwnedStruct for CreateDelegationTokenResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -49,6 +49,8 @@ impl defmt::Format for CreatePartitionsRequest<'_> {
     }
 }
 
+impl rt::Sealed for CreatePartitionsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<CreatePartitionsTopic<'a>>(c, v >= 2, v, "topics")?;
@@ -163,6 +165,8 @@ impl defmt::Format for CreatePartitionsTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for CreatePartitionsTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
@@ -298,6 +302,8 @@ impl defmt::Format for CreatePartitionsAssignment<'_> {
         );
     }
 }
+
+impl rt::Sealed for CreatePartitionsAssignment<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[inline]
@@ -615,6 +621,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for CreatePartitionsRequest {}
+
     impl rt::OwnedStruct for CreatePartitionsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 5;
@@ -688,6 +696,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for CreatePartitionsTopic {}
+
     impl rt::OwnedStruct for CreatePartitionsTopic {
         const INLINE: bool = true;
 
@@ -746,6 +756,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CreatePartitionsAssignment {}
 
     impl rt::OwnedStruct for CreatePartitionsAssignment {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for CreatePartitionsResponse<'_> {
     }
 }
 
+impl rt::Sealed for CreatePartitionsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -148,6 +150,8 @@ impl defmt::Format for CreatePartitionsTopicResult<'_> {
         defmt::write!(f, "CreatePartitionsTopicResult {{ name: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.name, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for CreatePartitionsTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     #[inline]
@@ -417,6 +421,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for CreatePartitionsResponse {}
+
     impl rt::OwnedStruct for CreatePartitionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -478,6 +484,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CreatePartitionsTopicResult {}
 
     impl rt::OwnedStruct for CreatePartitionsTopicResult {
         const INLINE: bool = true;

@@ -50,6 +50,8 @@ impl defmt::Format for CreateTopicsRequest<'_> {
     }
 }
 
+impl rt::Sealed for CreateTopicsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<CreatableTopic<'a>>(c, v >= 5, v, "topics")?;
@@ -172,6 +174,8 @@ impl defmt::Format for CreatableTopic<'_> {
         defmt::write!(f, "CreatableTopic {{ name: \"{=str}\", num_partitions: {=i32}, replication_factor: {=i16}, assignments: {}, configs: {}, unknown_tagged_fields: {} }}", self.name, self.num_partitions, self.replication_factor, self.assignments, self.configs, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for CreatableTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
@@ -351,6 +355,8 @@ impl defmt::Format for CreatableReplicaAssignment<'_> {
     }
 }
 
+impl rt::Sealed for CreatableReplicaAssignment<'_> {}
+
 impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -492,6 +498,8 @@ impl defmt::Format for CreatableTopicConfig<'_> {
         );
     }
 }
+
+impl rt::Sealed for CreatableTopicConfig<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[inline]
@@ -910,6 +918,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for CreateTopicsRequest {}
+
     impl rt::OwnedStruct for CreateTopicsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -999,6 +1009,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for CreatableTopic {}
+
     impl rt::OwnedStruct for CreatableTopic {
         const INLINE: bool = true;
 
@@ -1067,6 +1079,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for CreatableReplicaAssignment {}
+
     impl rt::OwnedStruct for CreatableReplicaAssignment {
         const INLINE: bool = true;
 
@@ -1130,6 +1144,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CreatableTopicConfig {}
 
     impl rt::OwnedStruct for CreatableTopicConfig {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for CreateTopicsResponse<'_> {
     }
 }
 
+impl rt::Sealed for CreateTopicsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
@@ -173,6 +175,8 @@ impl defmt::Format for CreatableTopicResult<'_> {
         defmt::write!(f, "CreatableTopicResult {{ name: \"{=str}\", topic_id: {}, error_code: {=i16}, error_message: {}, topic_config_error_code: {=i16}, num_partitions: {=i32}, replication_factor: {=i16}, configs: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topic_config_error_code, self.num_partitions, self.replication_factor, self.configs, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for CreatableTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
@@ -456,6 +460,8 @@ impl defmt::Format for CreatableTopicConfigs<'_> {
         defmt::write!(f, "CreatableTopicConfigs {{ name: \"{=str}\", value: {}, read_only: {=bool}, config_source: {=i8}, is_sensitive: {=bool}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::OptStr(self.value), self.read_only, self.config_source, self.is_sensitive, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for CreatableTopicConfigs<'_> {}
 
 impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
@@ -1038,6 +1044,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for CreateTopicsResponse {}
+
     impl rt::OwnedStruct for CreateTopicsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1124,6 +1132,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CreatableTopicResult {}
 
     impl rt::OwnedStruct for CreatableTopicResult {
         const INLINE: bool = true;
@@ -1244,6 +1254,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CreatableTopicConfigs {}
 
     impl rt::OwnedStruct for CreatableTopicConfigs {
         const INLINE: bool = true;

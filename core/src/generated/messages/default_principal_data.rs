@@ -48,6 +48,8 @@ impl defmt::Format for DefaultPrincipalData<'_> {
     }
 }
 
+impl rt::Sealed for DefaultPrincipalData<'_> {}
+
 impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -226,6 +228,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DefaultPrincipalData {}
 
     impl rt::OwnedStruct for DefaultPrincipalData {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

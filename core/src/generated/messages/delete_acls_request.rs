@@ -49,6 +49,8 @@ impl defmt::Format for DeleteAclsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DeleteAclsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -154,6 +156,8 @@ impl defmt::Format for DeleteAclsFilter<'_> {
         defmt::write!(f, "DeleteAclsFilter {{ resource_type_filter: {=i8}, resource_name_filter: {}, pattern_type_filter: {=i8}, principal_filter: {}, host_filter: {}, operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.resource_type_filter, rt::defmt_fmt::OptStr(self.resource_name_filter), self.pattern_type_filter, rt::defmt_fmt::OptStr(self.principal_filter), rt::defmt_fmt::OptStr(self.host_filter), self.operation, self.permission_type, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DeleteAclsFilter<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[inline]
@@ -552,6 +556,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteAclsRequest {}
+
     impl rt::OwnedStruct for DeleteAclsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -628,6 +634,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeleteAclsFilter {}
 
     impl rt::OwnedStruct for DeleteAclsFilter {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for DeleteAclsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DeleteAclsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -155,6 +157,8 @@ impl defmt::Format for DeleteAclsFilterResult<'_> {
         defmt::write!(f, "DeleteAclsFilterResult {{ error_code: {=i16}, error_message: {}, matching_acls: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.matching_acls, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DeleteAclsFilterResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[inline]
@@ -320,6 +324,8 @@ impl defmt::Format for DeleteAclsMatchingAcl<'_> {
         defmt::write!(f, "DeleteAclsMatchingAcl {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.pattern_type, self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DeleteAclsMatchingAcl<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[inline]
@@ -886,6 +892,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteAclsResponse {}
+
     impl rt::OwnedStruct for DeleteAclsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -947,6 +955,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeleteAclsFilterResult {}
 
     impl rt::OwnedStruct for DeleteAclsFilterResult {
         const INLINE: bool = true;
@@ -1048,6 +1058,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeleteAclsMatchingAcl {}
 
     impl rt::OwnedStruct for DeleteAclsMatchingAcl {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for DeleteGroupsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DeleteGroupsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -190,6 +192,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeleteGroupsRequest {}
 
     impl rt::OwnedStruct for DeleteGroupsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

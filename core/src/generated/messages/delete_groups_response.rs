@@ -51,6 +51,8 @@ impl defmt::Format for DeleteGroupsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DeleteGroupsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -148,6 +150,8 @@ impl defmt::Format for DeletableGroupResult<'_> {
         defmt::write!(f, "DeletableGroupResult {{ group_id: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.group_id, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DeletableGroupResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[inline]
@@ -434,6 +438,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteGroupsResponse {}
+
     impl rt::OwnedStruct for DeleteGroupsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -495,6 +501,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeletableGroupResult {}
 
     impl rt::OwnedStruct for DeletableGroupResult {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for DeleteRecordsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DeleteRecordsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<DeleteRecordsTopic<'a>>(c, v >= 2, v, "topics")?;
@@ -150,6 +152,8 @@ impl defmt::Format for DeleteRecordsTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for DeleteRecordsTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[inline]
@@ -282,6 +286,8 @@ impl defmt::Format for DeleteRecordsPartition<'_> {
         );
     }
 }
+
+impl rt::Sealed for DeleteRecordsPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[inline]
@@ -593,6 +599,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteRecordsRequest {}
+
     impl rt::OwnedStruct for DeleteRecordsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -658,6 +666,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteRecordsTopic {}
+
     impl rt::OwnedStruct for DeleteRecordsTopic {
         const INLINE: bool = true;
 
@@ -719,6 +729,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeleteRecordsPartition {}
 
     impl rt::OwnedStruct for DeleteRecordsPartition {
         const INLINE: bool = true;

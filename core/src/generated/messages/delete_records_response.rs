@@ -51,6 +51,8 @@ impl defmt::Format for DeleteRecordsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DeleteRecordsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -149,6 +151,8 @@ impl defmt::Format for DeleteRecordsTopicResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for DeleteRecordsTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[inline]
@@ -278,6 +282,8 @@ impl defmt::Format for DeleteRecordsPartitionResult<'_> {
         defmt::write!(f, "DeleteRecordsPartitionResult {{ partition_index: {=i32}, low_watermark: {=i64}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.low_watermark, self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DeleteRecordsPartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[inline]
@@ -615,6 +621,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteRecordsResponse {}
+
     impl rt::OwnedStruct for DeleteRecordsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -672,6 +680,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeleteRecordsTopicResult {}
 
     impl rt::OwnedStruct for DeleteRecordsTopicResult {
         const INLINE: bool = true;
@@ -738,6 +748,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeleteRecordsPartitionResult {}
 
     impl rt::OwnedStruct for DeleteRecordsPartitionResult {
         const INLINE: bool = true;

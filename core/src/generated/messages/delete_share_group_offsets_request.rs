@@ -52,6 +52,8 @@ impl defmt::Format for DeleteShareGroupOffsetsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DeleteShareGroupOffsetsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -143,6 +145,8 @@ impl defmt::Format for DeleteShareGroupOffsetsRequestTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for DeleteShareGroupOffsetsRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
     #[inline]
@@ -345,6 +349,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteShareGroupOffsetsRequest {}
+
     impl rt::OwnedStruct for DeleteShareGroupOffsetsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -391,6 +397,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeleteShareGroupOffsetsRequestTopic {}
 
     impl rt::OwnedStruct for DeleteShareGroupOffsetsRequestTopic {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for DeleteShareGroupOffsetsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DeleteShareGroupOffsetsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -165,6 +167,8 @@ impl defmt::Format for DeleteShareGroupOffsetsResponseTopic<'_> {
         defmt::write!(f, "DeleteShareGroupOffsetsResponseTopic {{ topic_name: \"{=str}\", topic_id: {}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DeleteShareGroupOffsetsResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
     #[inline]
@@ -500,6 +504,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteShareGroupOffsetsResponse {}
+
     impl rt::OwnedStruct for DeleteShareGroupOffsetsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -562,6 +568,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeleteShareGroupOffsetsResponseTopic {}
 
     impl rt::OwnedStruct for DeleteShareGroupOffsetsResponseTopic {
         const INLINE: bool = true;

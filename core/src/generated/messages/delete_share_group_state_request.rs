@@ -52,6 +52,8 @@ impl defmt::Format for DeleteShareGroupStateRequest<'_> {
     }
 }
 
+impl rt::Sealed for DeleteShareGroupStateRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteShareGroupStateRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
@@ -137,6 +139,8 @@ impl defmt::Format for DeleteStateData<'_> {
         );
     }
 }
+
+impl rt::Sealed for DeleteStateData<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteStateData<'a> {
     #[inline]
@@ -246,6 +250,8 @@ impl defmt::Format for PartitionData<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -498,6 +504,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteShareGroupStateRequest {}
+
     impl rt::OwnedStruct for DeleteShareGroupStateRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -549,6 +557,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteStateData {}
+
     impl rt::OwnedStruct for DeleteStateData {
         const INLINE: bool = true;
 
@@ -597,6 +607,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

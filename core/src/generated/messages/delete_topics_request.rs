@@ -57,6 +57,8 @@ impl defmt::Format for DeleteTopicsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DeleteTopicsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -188,6 +190,8 @@ impl defmt::Format for DeleteTopicState<'_> {
         );
     }
 }
+
+impl rt::Sealed for DeleteTopicState<'_> {}
 
 impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[inline]
@@ -495,6 +499,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteTopicsRequest {}
+
     impl rt::OwnedStruct for DeleteTopicsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -575,6 +581,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeleteTopicState {}
 
     impl rt::OwnedStruct for DeleteTopicState {
         const INLINE: bool = true;

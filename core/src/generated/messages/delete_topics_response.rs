@@ -52,6 +52,8 @@ impl defmt::Format for DeleteTopicsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DeleteTopicsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -163,6 +165,8 @@ impl defmt::Format for DeletableTopicResult<'_> {
         defmt::write!(f, "DeletableTopicResult {{ name: {}, topic_id: {}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DeletableTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[inline]
@@ -490,6 +494,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DeleteTopicsResponse {}
+
     impl rt::OwnedStruct for DeleteTopicsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -560,6 +566,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DeletableTopicResult {}
 
     impl rt::OwnedStruct for DeletableTopicResult {
         const INLINE: bool = true;

@@ -62,6 +62,8 @@ impl defmt::Format for DescribeAclsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeAclsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -391,6 +393,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeAclsRequest {}
 
     impl rt::OwnedStruct for DescribeAclsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

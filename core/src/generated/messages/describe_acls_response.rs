@@ -52,6 +52,8 @@ impl defmt::Format for DescribeAclsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeAclsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -170,6 +172,8 @@ impl defmt::Format for DescribeAclsResource<'_> {
         defmt::write!(f, "DescribeAclsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, acls: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.pattern_type, self.acls, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeAclsResource<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[inline]
@@ -344,6 +348,8 @@ impl defmt::Format for AclDescription<'_> {
         defmt::write!(f, "AclDescription {{ principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AclDescription<'_> {}
 
 impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[inline]
@@ -785,6 +791,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeAclsResponse {}
+
     impl rt::OwnedStruct for DescribeAclsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -855,6 +863,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeAclsResource {}
 
     impl rt::OwnedStruct for DescribeAclsResource {
         const INLINE: bool = true;
@@ -938,6 +948,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AclDescription {}
 
     impl rt::OwnedStruct for AclDescription {
         const INLINE: bool = true;

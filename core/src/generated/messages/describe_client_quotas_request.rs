@@ -52,6 +52,8 @@ impl defmt::Format for DescribeClientQuotasRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeClientQuotasRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -156,6 +158,8 @@ impl defmt::Format for ComponentData<'_> {
         );
     }
 }
+
+impl rt::Sealed for ComponentData<'_> {}
 
 impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[inline]
@@ -431,6 +435,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeClientQuotasRequest {}
+
     impl rt::OwnedStruct for DescribeClientQuotasRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
@@ -499,6 +505,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ComponentData {}
 
     impl rt::OwnedStruct for ComponentData {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for DescribeClientQuotasResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeClientQuotasResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -169,6 +171,8 @@ impl defmt::Format for EntryData<'_> {
         );
     }
 }
+
+impl rt::Sealed for EntryData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
@@ -293,6 +297,8 @@ impl defmt::Format for EntityData<'_> {
         );
     }
 }
+
+impl rt::Sealed for EntityData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
@@ -428,6 +434,8 @@ impl defmt::Format for ValueData<'_> {
         );
     }
 }
+
+impl rt::Sealed for ValueData<'_> {}
 
 impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[inline]
@@ -815,6 +823,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeClientQuotasResponse {}
+
     impl rt::OwnedStruct for DescribeClientQuotasResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -878,6 +888,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for EntryData {}
+
     impl rt::OwnedStruct for EntryData {
         const INLINE: bool = true;
 
@@ -939,6 +951,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EntityData {}
 
     impl rt::OwnedStruct for EntityData {
         const INLINE: bool = true;
@@ -1011,6 +1025,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ValueData {}
 
     impl rt::OwnedStruct for ValueData {
         const INLINE: bool = true;

@@ -49,6 +49,8 @@ impl defmt::Format for DescribeClusterRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeClusterRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -273,6 +275,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeClusterRequest {}
 
     impl rt::OwnedStruct for DescribeClusterRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

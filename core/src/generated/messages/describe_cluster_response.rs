@@ -63,6 +63,8 @@ impl defmt::Format for DescribeClusterResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeClusterResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -209,6 +211,8 @@ impl defmt::Format for DescribeClusterBroker<'_> {
         defmt::write!(f, "DescribeClusterBroker {{ broker_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, is_fenced: {=bool}, unknown_tagged_fields: {} }}", self.broker_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.is_fenced, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeClusterBroker<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[inline]
@@ -653,6 +657,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeClusterResponse {}
+
     impl rt::OwnedStruct for DescribeClusterResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
@@ -742,6 +748,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeClusterBroker {}
 
     impl rt::OwnedStruct for DescribeClusterBroker {
         const INLINE: bool = true;

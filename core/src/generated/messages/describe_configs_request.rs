@@ -50,6 +50,8 @@ impl defmt::Format for DescribeConfigsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeConfigsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -188,6 +190,8 @@ impl defmt::Format for DescribeConfigsResource<'_> {
         defmt::write!(f, "DescribeConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configuration_keys: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configuration_keys, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeConfigsResource<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[inline]
@@ -501,6 +505,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeConfigsRequest {}
+
     impl rt::OwnedStruct for DescribeConfigsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -594,6 +600,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeConfigsResource {}
 
     impl rt::OwnedStruct for DescribeConfigsResource {
         const INLINE: bool = true;

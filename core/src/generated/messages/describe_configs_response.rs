@@ -52,6 +52,8 @@ impl defmt::Format for DescribeConfigsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeConfigsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -153,6 +155,8 @@ impl defmt::Format for DescribeConfigsResult<'_> {
         defmt::write!(f, "DescribeConfigsResult {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeConfigsResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -325,6 +329,8 @@ impl defmt::Format for DescribeConfigsResourceResult<'_> {
         defmt::write!(f, "DescribeConfigsResourceResult {{ name: \"{=str}\", value: {}, read_only: {=bool}, is_default: {=bool}, config_source: {=i8}, is_sensitive: {=bool}, synonyms: {}, config_type: {=i8}, documentation: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::OptStr(self.value), self.read_only, self.is_default, self.config_source, self.is_sensitive, self.synonyms, self.config_type, rt::defmt_fmt::OptStr(self.documentation), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeConfigsResourceResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[inline]
@@ -613,6 +619,8 @@ impl defmt::Format for DescribeConfigsSynonym<'_> {
         );
     }
 }
+
+impl rt::Sealed for DescribeConfigsSynonym<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[inline]
@@ -1221,6 +1229,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeConfigsResponse {}
+
     impl rt::OwnedStruct for DescribeConfigsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -1290,6 +1300,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeConfigsResult {}
 
     impl rt::OwnedStruct for DescribeConfigsResult {
         const INLINE: bool = true;
@@ -1384,6 +1396,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeConfigsResourceResult {}
 
     impl rt::OwnedStruct for DescribeConfigsResourceResult {
         const INLINE: bool = true;
@@ -1498,6 +1512,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeConfigsSynonym {}
 
     impl rt::OwnedStruct for DescribeConfigsSynonym {
         const INLINE: bool = true;

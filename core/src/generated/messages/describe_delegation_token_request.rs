@@ -49,6 +49,8 @@ impl defmt::Format for DescribeDelegationTokenRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeDelegationTokenRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -139,6 +141,8 @@ impl defmt::Format for DescribeDelegationTokenOwner<'_> {
         defmt::write!(f, "DescribeDelegationTokenOwner {{ principal_type: \"{=str}\", principal_name: \"{=str}\", unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeDelegationTokenOwner<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[inline]
@@ -365,6 +369,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeDelegationTokenRequest {}
+
     impl rt::OwnedStruct for DescribeDelegationTokenRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -421,6 +427,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeDelegationTokenOwner {}
 
     impl rt::OwnedStruct for DescribeDelegationTokenOwner {
         const INLINE: bool = true;

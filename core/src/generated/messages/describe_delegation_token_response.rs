@@ -49,6 +49,8 @@ impl defmt::Format for DescribeDelegationTokenResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeDelegationTokenResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
@@ -169,6 +171,8 @@ impl defmt::Format for DescribedDelegationToken<'_> {
         defmt::write!(f, "DescribedDelegationToken {{ principal_type: \"{=str}\", principal_name: \"{=str}\", token_requester_principal_type: \"{=str}\", token_requester_principal_name: \"{=str}\", issue_timestamp: {=i64}, expiry_timestamp: {=i64}, max_timestamp: {=i64}, token_id: \"{=str}\", hmac: {=[u8]}, renewers: {}, unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.token_requester_principal_type, self.token_requester_principal_name, self.issue_timestamp, self.expiry_timestamp, self.max_timestamp, self.token_id, self.hmac, self.renewers, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribedDelegationToken<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[inline]
@@ -441,6 +445,8 @@ impl defmt::Format for DescribedDelegationTokenRenewer<'_> {
         defmt::write!(f, "DescribedDelegationTokenRenewer {{ principal_type: \"{=str}\", principal_name: \"{=str}\", unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribedDelegationTokenRenewer<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[inline]
@@ -898,6 +904,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeDelegationTokenResponse {}
+
     impl rt::OwnedStruct for DescribeDelegationTokenResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -995,6 +1003,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribedDelegationToken {}
 
     impl rt::OwnedStruct for DescribedDelegationToken {
         const INLINE: bool = true;
@@ -1108,6 +1118,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribedDelegationTokenRenewer {}
 
     impl rt::OwnedStruct for DescribedDelegationTokenRenewer {
         const INLINE: bool = true;

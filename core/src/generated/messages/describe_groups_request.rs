@@ -52,6 +52,8 @@ impl defmt::Format for DescribeGroupsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeGroupsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -240,6 +242,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeGroupsRequest {}
 
     impl rt::OwnedStruct for DescribeGroupsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

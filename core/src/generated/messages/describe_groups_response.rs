@@ -51,6 +51,8 @@ impl defmt::Format for DescribeGroupsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeGroupsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
@@ -172,6 +174,8 @@ impl defmt::Format for DescribedGroup<'_> {
         defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", protocol_type: \"{=str}\", protocol_data: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.protocol_type, self.protocol_data, self.members, self.authorized_operations, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
@@ -409,6 +413,8 @@ impl defmt::Format for DescribedGroupMember<'_> {
         defmt::write!(f, "DescribedGroupMember {{ member_id: \"{=str}\", group_instance_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", member_metadata: {=[u8]}, member_assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.client_id, self.client_host, self.member_metadata, self.member_assignment, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribedGroupMember<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[inline]
@@ -943,6 +949,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeGroupsResponse {}
+
     impl rt::OwnedStruct for DescribeGroupsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1029,6 +1037,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribedGroup {}
 
     impl rt::OwnedStruct for DescribedGroup {
         const INLINE: bool = true;
@@ -1145,6 +1155,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribedGroupMember {}
 
     impl rt::OwnedStruct for DescribedGroupMember {
         const INLINE: bool = true;

@@ -49,6 +49,8 @@ impl defmt::Format for DescribeLogDirsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeLogDirsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -145,6 +147,8 @@ impl defmt::Format for DescribableLogDirTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for DescribableLogDirTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[inline]
@@ -373,6 +377,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeLogDirsRequest {}
+
     impl rt::OwnedStruct for DescribeLogDirsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -429,6 +435,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribableLogDirTopic {}
 
     impl rt::OwnedStruct for DescribableLogDirTopic {
         const INLINE: bool = true;

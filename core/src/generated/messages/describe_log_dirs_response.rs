@@ -49,6 +49,8 @@ impl defmt::Format for DescribeLogDirsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeLogDirsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -164,6 +166,8 @@ impl defmt::Format for DescribeLogDirsResult<'_> {
         defmt::write!(f, "DescribeLogDirsResult {{ error_code: {=i16}, log_dir: \"{=str}\", topics: {}, total_bytes: {=i64}, usable_bytes: {=i64}, is_cordoned: {=bool}, unknown_tagged_fields: {} }}", self.error_code, self.log_dir, self.topics, self.total_bytes, self.usable_bytes, self.is_cordoned, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeLogDirsResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -377,6 +381,8 @@ impl defmt::Format for DescribeLogDirsTopic<'_> {
     }
 }
 
+impl rt::Sealed for DescribeLogDirsTopic<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -517,6 +523,8 @@ impl defmt::Format for DescribeLogDirsPartition<'_> {
         defmt::write!(f, "DescribeLogDirsPartition {{ partition_index: {=i32}, partition_size: {=i64}, offset_lag: {=i64}, is_future_key: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_size, self.offset_lag, self.is_future_key, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeLogDirsPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[inline]
@@ -1022,6 +1030,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeLogDirsResponse {}
+
     impl rt::OwnedStruct for DescribeLogDirsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -1101,6 +1111,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeLogDirsResult {}
 
     impl rt::OwnedStruct for DescribeLogDirsResult {
         const INLINE: bool = true;
@@ -1190,6 +1202,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeLogDirsTopic {}
+
     impl rt::OwnedStruct for DescribeLogDirsTopic {
         const INLINE: bool = true;
 
@@ -1259,6 +1273,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeLogDirsPartition {}
 
     impl rt::OwnedStruct for DescribeLogDirsPartition {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for DescribeMirrorsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeMirrorsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -208,6 +210,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeMirrorsRequest {}
 
     impl rt::OwnedStruct for DescribeMirrorsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -56,6 +56,8 @@ impl defmt::Format for DescribeMirrorsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeMirrorsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -160,6 +162,8 @@ impl defmt::Format for DescribedMirror<'_> {
         defmt::write!(f, "DescribedMirror {{ error_code: {=i16}, mirror_name: \"{=str}\", authorized_operations: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.mirror_name, self.authorized_operations, self.topics, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribedMirror<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -281,6 +285,8 @@ impl defmt::Format for TopicPartitions<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
@@ -409,6 +415,8 @@ impl defmt::Format for PartitionDetail<'_> {
         defmt::write!(f, "PartitionDetail {{ partition_index: {=i32}, source_offset: {=i64}, destination_offset: {=i64}, lag: {=i64}, state: \"{=str}\", last_mirror_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.source_offset, self.destination_offset, self.lag, self.state, self.last_mirror_epoch, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionDetail<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     #[inline]
@@ -935,6 +943,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeMirrorsResponse {}
+
     impl rt::OwnedStruct for DescribeMirrorsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -998,6 +1008,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribedMirror {}
+
     impl rt::OwnedStruct for DescribedMirror {
         const INLINE: bool = true;
 
@@ -1053,6 +1065,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
         const INLINE: bool = true;
@@ -1123,6 +1137,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionDetail {}
 
     impl rt::OwnedStruct for PartitionDetail {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for DescribeProducersRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeProducersRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -130,6 +132,8 @@ impl defmt::Format for TopicRequest<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
@@ -340,6 +344,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeProducersRequest {}
+
     impl rt::OwnedStruct for DescribeProducersRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -388,6 +394,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicRequest {}
 
     impl rt::OwnedStruct for TopicRequest {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for DescribeProducersResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeProducersResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -135,6 +137,8 @@ impl defmt::Format for TopicResponse<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -246,6 +250,8 @@ impl defmt::Format for PartitionResponse<'_> {
         defmt::write!(f, "PartitionResponse {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, active_producers: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.active_producers, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
     #[inline]
@@ -416,6 +422,8 @@ impl defmt::Format for ProducerState<'_> {
         defmt::write!(f, "ProducerState {{ producer_id: {=i64}, producer_epoch: {=i32}, last_sequence: {=i32}, last_timestamp: {=i64}, coordinator_epoch: {=i32}, current_txn_start_offset: {=i64}, unknown_tagged_fields: {} }}", self.producer_id, self.producer_epoch, self.last_sequence, self.last_timestamp, self.coordinator_epoch, self.current_txn_start_offset, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for ProducerState<'_> {}
 
 impl<'a> rt::Struct<'a> for ProducerState<'a> {
     #[inline]
@@ -915,6 +923,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeProducersResponse {}
+
     impl rt::OwnedStruct for DescribeProducersResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -964,6 +974,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicResponse {}
 
     impl rt::OwnedStruct for TopicResponse {
         const INLINE: bool = true;
@@ -1026,6 +1038,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionResponse {}
 
     impl rt::OwnedStruct for PartitionResponse {
         const INLINE: bool = true;
@@ -1121,6 +1135,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ProducerState {}
 
     impl rt::OwnedStruct for ProducerState {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for DescribeQuorumRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeQuorumRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeQuorumRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
@@ -128,6 +130,8 @@ impl defmt::Format for TopicData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
@@ -241,6 +245,8 @@ impl defmt::Format for PartitionData<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -470,6 +476,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeQuorumRequest {}
+
     impl rt::OwnedStruct for DescribeQuorumRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -518,6 +526,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
@@ -568,6 +578,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

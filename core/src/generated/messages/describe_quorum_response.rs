@@ -51,6 +51,8 @@ impl defmt::Format for DescribeQuorumResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeQuorumResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
@@ -175,6 +177,8 @@ impl defmt::Format for TopicData<'_> {
     }
 }
 
+impl rt::Sealed for TopicData<'_> {}
+
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
@@ -288,6 +292,8 @@ impl defmt::Format for Node<'_> {
         );
     }
 }
+
+impl rt::Sealed for Node<'_> {}
 
 impl<'a> rt::Struct<'a> for Node<'a> {
     #[inline]
@@ -446,6 +452,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, leader_id: {=i32}, leader_epoch: {=i32}, high_watermark: {=i64}, current_voters: {}, observers: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.leader_id, self.leader_epoch, self.high_watermark, self.current_voters, self.observers, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -679,6 +687,8 @@ impl defmt::Format for Listener<'_> {
     }
 }
 
+impl rt::Sealed for Listener<'_> {}
+
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -868,6 +878,8 @@ impl defmt::Format for ReplicaState<'_> {
         defmt::write!(f, "ReplicaState {{ replica_id: {=i32}, replica_directory_id: {}, log_end_offset: {=i64}, last_fetch_timestamp: {=i64}, last_caught_up_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.replica_id, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.log_end_offset, self.last_fetch_timestamp, self.last_caught_up_timestamp, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for ReplicaState<'_> {}
 
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
@@ -1735,6 +1747,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeQuorumResponse {}
+
     impl rt::OwnedStruct for DescribeQuorumResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
@@ -1803,6 +1817,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicData {}
+
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
 
@@ -1856,6 +1872,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Node {}
 
     impl rt::OwnedStruct for Node {
         const INLINE: bool = true;
@@ -1955,6 +1973,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for PartitionData {}
+
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;
 
@@ -2040,6 +2060,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Listener {}
 
     impl rt::OwnedStruct for Listener {
         const INLINE: bool = true;
@@ -2145,6 +2167,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ReplicaState {}
 
     impl rt::OwnedStruct for ReplicaState {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for DescribeShareGroupOffsetsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeShareGroupOffsetsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let groups = rt::read::array::<DescribeShareGroupOffsetsRequestGroup<'a>>(c, true, v, "groups")?;
@@ -136,6 +138,8 @@ impl defmt::Format for DescribeShareGroupOffsetsRequestGroup<'_> {
         );
     }
 }
+
+impl rt::Sealed for DescribeShareGroupOffsetsRequestGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     #[inline]
@@ -248,6 +252,8 @@ impl defmt::Format for DescribeShareGroupOffsetsRequestTopic<'_> {
         defmt::write!(f, "DescribeShareGroupOffsetsRequestTopic {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, self.partitions, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeShareGroupOffsetsRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     #[inline]
@@ -512,6 +518,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeShareGroupOffsetsRequest {}
+
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -560,6 +568,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeShareGroupOffsetsRequestGroup {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestGroup {
         const INLINE: bool = true;
@@ -614,6 +624,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeShareGroupOffsetsRequestTopic {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestTopic {
         const INLINE: bool = true;

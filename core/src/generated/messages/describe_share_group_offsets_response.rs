@@ -51,6 +51,8 @@ impl defmt::Format for DescribeShareGroupOffsetsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeShareGroupOffsetsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -143,6 +145,8 @@ impl defmt::Format for DescribeShareGroupOffsetsResponseGroup<'_> {
         defmt::write!(f, "DescribeShareGroupOffsetsResponseGroup {{ group_id: \"{=str}\", topics: {}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeShareGroupOffsetsResponseGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -270,6 +274,8 @@ impl defmt::Format for DescribeShareGroupOffsetsResponseTopic<'_> {
         defmt::write!(f, "DescribeShareGroupOffsetsResponseTopic {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeShareGroupOffsetsResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
     #[inline]
@@ -418,6 +424,8 @@ impl defmt::Format for DescribeShareGroupOffsetsResponsePartition<'_> {
         defmt::write!(f, "DescribeShareGroupOffsetsResponsePartition {{ partition_index: {=i32}, start_offset: {=i64}, leader_epoch: {=i32}, lag: {=i64}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.start_offset, self.leader_epoch, self.lag, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeShareGroupOffsetsResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     #[inline]
@@ -938,6 +946,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeShareGroupOffsetsResponse {}
+
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -995,6 +1005,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeShareGroupOffsetsResponseGroup {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseGroup {
         const INLINE: bool = true;
@@ -1056,6 +1068,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeShareGroupOffsetsResponseTopic {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseTopic {
         const INLINE: bool = true;
@@ -1127,6 +1141,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeShareGroupOffsetsResponsePartition {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponsePartition {
         const INLINE: bool = true;

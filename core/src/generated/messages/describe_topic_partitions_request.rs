@@ -49,6 +49,8 @@ impl defmt::Format for DescribeTopicPartitionsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeTopicPartitionsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -140,6 +142,8 @@ impl defmt::Format for TopicRequest<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicRequest<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
@@ -239,6 +243,8 @@ impl defmt::Format for Cursor<'_> {
         );
     }
 }
+
+impl rt::Sealed for Cursor<'_> {}
 
 impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
@@ -517,6 +523,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeTopicPartitionsRequest {}
+
     impl rt::OwnedStruct for DescribeTopicPartitionsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -564,6 +572,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicRequest {}
 
     impl rt::OwnedStruct for TopicRequest {
         const INLINE: bool = true;
@@ -616,6 +626,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Cursor {}
 
     impl rt::OwnedStruct for Cursor {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for DescribeTopicPartitionsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeTopicPartitionsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -152,6 +154,8 @@ impl defmt::Format for DescribeTopicPartitionsResponseTopic<'_> {
         defmt::write!(f, "DescribeTopicPartitionsResponseTopic {{ error_code: {=i16}, name: {}, topic_id: {}, is_internal: {=bool}, partitions: {}, topic_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.is_internal, self.partitions, self.topic_authorized_operations, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeTopicPartitionsResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
     #[inline]
@@ -316,6 +320,8 @@ impl defmt::Format for Cursor<'_> {
     }
 }
 
+impl rt::Sealed for Cursor<'_> {}
+
 impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -441,6 +447,8 @@ impl defmt::Format for DescribeTopicPartitionsResponsePartition<'_> {
         defmt::write!(f, "DescribeTopicPartitionsResponsePartition {{ error_code: {=i16}, partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, replica_nodes: {}, isr_nodes: {}, eligible_leader_replicas: {}, last_known_elr: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_index, self.leader_id, self.leader_epoch, self.replica_nodes, self.isr_nodes, self.eligible_leader_replicas, self.last_known_elr, self.offline_replicas, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeTopicPartitionsResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
     #[inline]
@@ -1116,6 +1124,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeTopicPartitionsResponse {}
+
     impl rt::OwnedStruct for DescribeTopicPartitionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -1184,6 +1194,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeTopicPartitionsResponseTopic {}
+
     impl rt::OwnedStruct for DescribeTopicPartitionsResponseTopic {
         const INLINE: bool = true;
 
@@ -1250,6 +1262,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Cursor {}
 
     impl rt::OwnedStruct for Cursor {
         const INLINE: bool = true;
@@ -1338,6 +1352,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeTopicPartitionsResponsePartition {}
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponsePartition {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for DescribeTransactionsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeTransactionsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -176,6 +178,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribeTransactionsRequest {}
 
     impl rt::OwnedStruct for DescribeTransactionsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

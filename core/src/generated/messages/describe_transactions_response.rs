@@ -45,6 +45,8 @@ impl defmt::Format for DescribeTransactionsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeTransactionsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -149,6 +151,8 @@ impl defmt::Format for TransactionState<'_> {
         defmt::write!(f, "TransactionState {{ error_code: {=i16}, transactional_id: \"{=str}\", transaction_state: \"{=str}\", transaction_timeout_ms: {=i32}, transaction_start_time_ms: {=i64}, producer_id: {=i64}, producer_epoch: {=i16}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.transactional_id, self.transaction_state, self.transaction_timeout_ms, self.transaction_start_time_ms, self.producer_id, self.producer_epoch, self.topics, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TransactionState<'_> {}
 
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
@@ -345,6 +349,8 @@ impl defmt::Format for TopicData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
@@ -734,6 +740,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeTransactionsResponse {}
+
     impl rt::OwnedStruct for DescribeTransactionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -808,6 +816,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TransactionState {}
+
     impl rt::OwnedStruct for TransactionState {
         const INLINE: bool = true;
 
@@ -870,6 +880,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;

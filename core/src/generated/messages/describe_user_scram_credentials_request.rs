@@ -48,6 +48,8 @@ impl defmt::Format for DescribeUserScramCredentialsRequest<'_> {
     }
 }
 
+impl rt::Sealed for DescribeUserScramCredentialsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -126,6 +128,8 @@ impl defmt::Format for UserName<'_> {
         );
     }
 }
+
+impl rt::Sealed for UserName<'_> {}
 
 impl<'a> rt::Struct<'a> for UserName<'a> {
     #[inline]
@@ -297,6 +301,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeUserScramCredentialsRequest {}
+
     impl rt::OwnedStruct for DescribeUserScramCredentialsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -341,6 +347,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UserName {}
 
     impl rt::OwnedStruct for UserName {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for DescribeUserScramCredentialsResponse<'_> {
     }
 }
 
+impl rt::Sealed for DescribeUserScramCredentialsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -163,6 +165,8 @@ impl defmt::Format for DescribeUserScramCredentialsResult<'_> {
         defmt::write!(f, "DescribeUserScramCredentialsResult {{ user: \"{=str}\", error_code: {=i16}, error_message: {}, credential_infos: {}, unknown_tagged_fields: {} }}", self.user, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.credential_infos, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribeUserScramCredentialsResult<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     #[inline]
@@ -293,6 +297,8 @@ impl defmt::Format for CredentialInfo<'_> {
         );
     }
 }
+
+impl rt::Sealed for CredentialInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     #[inline]
@@ -662,6 +668,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeUserScramCredentialsResponse {}
+
     impl rt::OwnedStruct for DescribeUserScramCredentialsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -725,6 +733,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for DescribeUserScramCredentialsResult {}
+
     impl rt::OwnedStruct for DescribeUserScramCredentialsResult {
         const INLINE: bool = true;
 
@@ -781,6 +791,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CredentialInfo {}
 
     impl rt::OwnedStruct for CredentialInfo {
         const INLINE: bool = true;

@@ -49,6 +49,8 @@ impl defmt::Format for ElectLeadersRequest<'_> {
     }
 }
 
+impl rt::Sealed for ElectLeadersRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -178,6 +180,8 @@ impl defmt::Format for TopicPartitions<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
@@ -458,6 +462,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ElectLeadersRequest {}
+
     impl rt::OwnedStruct for ElectLeadersRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -534,6 +540,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
         const INLINE: bool = true;

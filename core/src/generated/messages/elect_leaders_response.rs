@@ -48,6 +48,8 @@ impl defmt::Format for ElectLeadersResponse<'_> {
     }
 }
 
+impl rt::Sealed for ElectLeadersResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -172,6 +174,8 @@ impl defmt::Format for ReplicaElectionResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for ReplicaElectionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
@@ -331,6 +335,8 @@ impl defmt::Format for PartitionResult<'_> {
         defmt::write!(f, "PartitionResult {{ partition_id: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_id, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
@@ -732,6 +738,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ElectLeadersResponse {}
+
     impl rt::OwnedStruct for ElectLeadersResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -801,6 +809,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ReplicaElectionResult {}
 
     impl rt::OwnedStruct for ReplicaElectionResult {
         const INLINE: bool = true;
@@ -883,6 +893,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionResult {}
 
     impl rt::OwnedStruct for PartitionResult {
         const INLINE: bool = true;

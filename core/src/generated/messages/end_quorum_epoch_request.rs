@@ -56,6 +56,8 @@ impl defmt::Format for EndQuorumEpochRequest<'_> {
     }
 }
 
+impl rt::Sealed for EndQuorumEpochRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
@@ -178,6 +180,8 @@ impl defmt::Format for TopicData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -314,6 +318,8 @@ impl defmt::Format for LeaderEndpoint<'_> {
         );
     }
 }
+
+impl rt::Sealed for LeaderEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
@@ -522,6 +528,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, preferred_successors: {}, preferred_candidates: {}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_id, self.leader_epoch, self.preferred_successors, self.preferred_candidates, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -761,6 +769,8 @@ impl defmt::Format for ReplicaInfo<'_> {
         );
     }
 }
+
+impl rt::Sealed for ReplicaInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[inline]
@@ -1315,6 +1325,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for EndQuorumEpochRequest {}
+
     impl rt::OwnedStruct for EndQuorumEpochRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1379,6 +1391,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
@@ -1445,6 +1459,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LeaderEndpoint {}
 
     impl rt::OwnedStruct for LeaderEndpoint {
         const INLINE: bool = true;
@@ -1559,6 +1575,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for PartitionData {}
+
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;
 
@@ -1655,6 +1673,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ReplicaInfo {}
 
     impl rt::OwnedStruct for ReplicaInfo {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for EndQuorumEpochResponse<'_> {
     }
 }
 
+impl rt::Sealed for EndQuorumEpochResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
@@ -210,6 +212,8 @@ impl defmt::Format for TopicData<'_> {
     }
 }
 
+impl rt::Sealed for TopicData<'_> {}
+
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -348,6 +352,8 @@ impl defmt::Format for NodeEndpoint<'_> {
         );
     }
 }
+
+impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
@@ -550,6 +556,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.leader_id, self.leader_epoch, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -997,6 +1005,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for EndQuorumEpochResponse {}
+
     impl rt::OwnedStruct for EndQuorumEpochResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
@@ -1078,6 +1088,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicData {}
+
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
 
@@ -1143,6 +1155,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
         const INLINE: bool = true;
@@ -1252,6 +1266,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

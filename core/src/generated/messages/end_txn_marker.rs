@@ -47,6 +47,8 @@ impl defmt::Format for EndTxnMarker<'_> {
     }
 }
 
+impl rt::Sealed for EndTxnMarker<'_> {}
+
 impl<'a> rt::Struct<'a> for EndTxnMarker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -169,6 +171,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EndTxnMarker {}
 
     impl rt::OwnedStruct for EndTxnMarker {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -52,6 +52,8 @@ impl defmt::Format for EndTxnRequest<'_> {
     }
 }
 
+impl rt::Sealed for EndTxnRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -285,6 +287,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EndTxnRequest {}
 
     impl rt::OwnedStruct for EndTxnRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

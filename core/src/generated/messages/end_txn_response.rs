@@ -51,6 +51,8 @@ impl defmt::Format for EndTxnResponse<'_> {
     }
 }
 
+impl rt::Sealed for EndTxnResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -308,6 +310,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EndTxnResponse {}
 
     impl rt::OwnedStruct for EndTxnResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -49,6 +49,8 @@ impl defmt::Format for EnvelopeRequest<'_> {
     }
 }
 
+impl rt::Sealed for EnvelopeRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -240,6 +242,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EnvelopeRequest {}
 
     impl rt::OwnedStruct for EnvelopeRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for EnvelopeResponse<'_> {
     }
 }
 
+impl rt::Sealed for EnvelopeResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -208,6 +210,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EnvelopeResponse {}
 
     impl rt::OwnedStruct for EnvelopeResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -47,6 +47,8 @@ impl defmt::Format for ExpireDelegationTokenRequest<'_> {
     }
 }
 
+impl rt::Sealed for ExpireDelegationTokenRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -218,6 +220,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ExpireDelegationTokenRequest {}
 
     impl rt::OwnedStruct for ExpireDelegationTokenRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

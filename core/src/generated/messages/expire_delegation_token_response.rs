@@ -49,6 +49,8 @@ impl defmt::Format for ExpireDelegationTokenResponse<'_> {
     }
 }
 
+impl rt::Sealed for ExpireDelegationTokenResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -253,6 +255,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ExpireDelegationTokenResponse {}
 
     impl rt::OwnedStruct for ExpireDelegationTokenResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

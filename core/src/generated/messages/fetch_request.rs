@@ -77,6 +77,8 @@ impl defmt::Format for FetchRequest<'_> {
     }
 }
 
+impl rt::Sealed for FetchRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v <= 14 {
@@ -403,6 +405,8 @@ impl defmt::Format for ReplicaState<'_> {
     }
 }
 
+impl rt::Sealed for ReplicaState<'_> {}
+
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -590,6 +594,8 @@ impl defmt::Format for FetchTopic<'_> {
     }
 }
 
+impl rt::Sealed for FetchTopic<'_> {}
+
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -760,6 +766,8 @@ impl defmt::Format for ForgottenTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for ForgottenTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
@@ -973,6 +981,8 @@ impl defmt::Format for FetchPartition<'_> {
         defmt::write!(f, "FetchPartition {{ partition: {=i32}, current_leader_epoch: {=i32}, fetch_offset: {=i64}, last_fetched_epoch: {=i32}, log_start_offset: {=i64}, partition_max_bytes: {=i32}, replica_directory_id: {}, high_watermark: {=i64}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.fetch_offset, self.last_fetched_epoch, self.log_start_offset, self.partition_max_bytes, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.high_watermark, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for FetchPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
@@ -1883,6 +1893,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for FetchRequest {}
+
     impl rt::OwnedStruct for FetchRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
@@ -2040,6 +2052,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ReplicaState {}
+
     impl rt::OwnedStruct for ReplicaState {
         const INLINE: bool = true;
 
@@ -2134,6 +2148,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for FetchTopic {}
+
     impl rt::OwnedStruct for FetchTopic {
         const INLINE: bool = true;
 
@@ -2209,6 +2225,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ForgottenTopic {}
 
     impl rt::OwnedStruct for ForgottenTopic {
         const INLINE: bool = true;
@@ -2318,6 +2336,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for FetchPartition {}
 
     impl rt::OwnedStruct for FetchPartition {
         const INLINE: bool = true;

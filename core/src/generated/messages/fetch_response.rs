@@ -55,6 +55,8 @@ impl defmt::Format for FetchResponse<'_> {
     }
 }
 
+impl rt::Sealed for FetchResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for FetchResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
@@ -277,6 +279,8 @@ impl defmt::Format for FetchableTopicResponse<'_> {
     }
 }
 
+impl rt::Sealed for FetchableTopicResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if v <= 12 {
@@ -451,6 +455,8 @@ impl defmt::Format for NodeEndpoint<'_> {
         );
     }
 }
+
+impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
@@ -704,6 +710,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, high_watermark: {=i64}, last_stable_offset: {=i64}, log_start_offset: {=i64}, diverging_epoch: {}, current_leader: {}, snapshot_id: {}, aborted_transactions: {}, preferred_read_replica: {=i32}, records: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.high_watermark, self.last_stable_offset, self.log_start_offset, self.diverging_epoch, self.current_leader, self.snapshot_id, self.aborted_transactions, self.preferred_read_replica, self.records, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -1114,6 +1122,8 @@ impl defmt::Format for EpochEndOffset<'_> {
     }
 }
 
+impl rt::Sealed for EpochEndOffset<'_> {}
+
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -1309,6 +1319,8 @@ impl defmt::Format for LeaderIdAndEpoch<'_> {
         );
     }
 }
+
+impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
@@ -1509,6 +1521,8 @@ impl defmt::Format for SnapshotId<'_> {
     }
 }
 
+impl rt::Sealed for SnapshotId<'_> {}
+
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -1659,6 +1673,8 @@ impl defmt::Format for AbortedTransaction<'_> {
         );
     }
 }
+
+impl rt::Sealed for AbortedTransaction<'_> {}
 
 impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
@@ -2529,6 +2545,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for FetchResponse {}
+
     impl rt::OwnedStruct for FetchResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -2637,6 +2655,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for FetchableTopicResponse {}
+
     impl rt::OwnedStruct for FetchableTopicResponse {
         const INLINE: bool = true;
 
@@ -2716,6 +2736,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
         const INLINE: bool = true;
@@ -2858,6 +2880,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;
@@ -3052,6 +3076,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for EpochEndOffset {}
+
     impl rt::OwnedStruct for EpochEndOffset {
         const INLINE: bool = true;
 
@@ -3154,6 +3180,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LeaderIdAndEpoch {}
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         const INLINE: bool = true;
@@ -3258,6 +3286,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for SnapshotId {}
+
     impl rt::OwnedStruct for SnapshotId {
         const INLINE: bool = true;
 
@@ -3332,6 +3362,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AbortedTransaction {}
 
     impl rt::OwnedStruct for AbortedTransaction {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for FetchSnapshotRequest<'_> {
     }
 }
 
+impl rt::Sealed for FetchSnapshotRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
@@ -204,6 +206,8 @@ impl defmt::Format for TopicSnapshot<'_> {
     }
 }
 
+impl rt::Sealed for TopicSnapshot<'_> {}
+
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
@@ -317,6 +321,8 @@ impl defmt::Format for PartitionSnapshot<'_> {
         defmt::write!(f, "PartitionSnapshot {{ partition: {=i32}, current_leader_epoch: {=i32}, snapshot_id: {}, position: {=i64}, replica_directory_id: {}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.snapshot_id, self.position, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionSnapshot<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
@@ -517,6 +523,8 @@ impl defmt::Format for SnapshotId<'_> {
         );
     }
 }
+
+impl rt::Sealed for SnapshotId<'_> {}
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
@@ -949,6 +957,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for FetchSnapshotRequest {}
+
     impl rt::OwnedStruct for FetchSnapshotRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
@@ -1026,6 +1036,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicSnapshot {}
+
     impl rt::OwnedStruct for TopicSnapshot {
         const INLINE: bool = true;
 
@@ -1091,6 +1103,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionSnapshot {}
 
     impl rt::OwnedStruct for PartitionSnapshot {
         const INLINE: bool = true;
@@ -1167,6 +1181,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SnapshotId {}
 
     impl rt::OwnedStruct for SnapshotId {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for FetchSnapshotResponse<'_> {
     }
 }
 
+impl rt::Sealed for FetchSnapshotResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -219,6 +221,8 @@ impl defmt::Format for TopicSnapshot<'_> {
     }
 }
 
+impl rt::Sealed for TopicSnapshot<'_> {}
+
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
@@ -333,6 +337,8 @@ impl defmt::Format for NodeEndpoint<'_> {
         );
     }
 }
+
+impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
@@ -526,6 +532,8 @@ impl defmt::Format for PartitionSnapshot<'_> {
         defmt::write!(f, "PartitionSnapshot {{ index: {=i32}, error_code: {=i16}, snapshot_id: {}, current_leader: {}, size: {=i64}, position: {=i64}, unaligned_records: {}, unknown_tagged_fields: {} }}", self.index, self.error_code, self.snapshot_id, self.current_leader, self.size, self.position, self.unaligned_records, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionSnapshot<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
@@ -751,6 +759,8 @@ impl defmt::Format for SnapshotId<'_> {
     }
 }
 
+impl rt::Sealed for SnapshotId<'_> {}
+
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -878,6 +888,8 @@ impl defmt::Format for LeaderIdAndEpoch<'_> {
         );
     }
 }
+
+impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
@@ -1454,6 +1466,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for FetchSnapshotResponse {}
+
     impl rt::OwnedStruct for FetchSnapshotResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -1532,6 +1546,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicSnapshot {}
+
     impl rt::OwnedStruct for TopicSnapshot {
         const INLINE: bool = true;
 
@@ -1589,6 +1605,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
         const INLINE: bool = true;
@@ -1703,6 +1721,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for PartitionSnapshot {}
+
     impl rt::OwnedStruct for PartitionSnapshot {
         const INLINE: bool = true;
 
@@ -1794,6 +1814,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for SnapshotId {}
+
     impl rt::OwnedStruct for SnapshotId {
         const INLINE: bool = true;
 
@@ -1855,6 +1877,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LeaderIdAndEpoch {}
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         const INLINE: bool = true;

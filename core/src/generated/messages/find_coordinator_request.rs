@@ -49,6 +49,8 @@ impl defmt::Format for FindCoordinatorRequest<'_> {
     }
 }
 
+impl rt::Sealed for FindCoordinatorRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -283,6 +285,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for FindCoordinatorRequest {}
 
     impl rt::OwnedStruct for FindCoordinatorRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

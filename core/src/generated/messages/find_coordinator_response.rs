@@ -60,6 +60,8 @@ impl defmt::Format for FindCoordinatorResponse<'_> {
     }
 }
 
+impl rt::Sealed for FindCoordinatorResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -279,6 +281,8 @@ impl defmt::Format for Coordinator<'_> {
         defmt::write!(f, "Coordinator {{ key: \"{=str}\", node_id: {=i32}, host: \"{=str}\", port: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.key, self.node_id, self.host, self.port, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for Coordinator<'_> {}
 
 impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[inline]
@@ -865,6 +869,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for FindCoordinatorResponse {}
+
     impl rt::OwnedStruct for FindCoordinatorResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1017,6 +1023,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Coordinator {}
 
     impl rt::OwnedStruct for Coordinator {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for GetTelemetrySubscriptionsRequest<'_> {
     }
 }
 
+impl rt::Sealed for GetTelemetrySubscriptionsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -174,6 +176,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for GetTelemetrySubscriptionsRequest {}
 
     impl rt::OwnedStruct for GetTelemetrySubscriptionsRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -66,6 +66,8 @@ impl defmt::Format for GetTelemetrySubscriptionsResponse<'_> {
     }
 }
 
+impl rt::Sealed for GetTelemetrySubscriptionsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -427,6 +429,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for GetTelemetrySubscriptionsResponse {}
 
     impl rt::OwnedStruct for GetTelemetrySubscriptionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -52,6 +52,8 @@ impl defmt::Format for HeartbeatRequest<'_> {
     }
 }
 
+impl rt::Sealed for HeartbeatRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -294,6 +296,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for HeartbeatRequest {}
 
     impl rt::OwnedStruct for HeartbeatRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

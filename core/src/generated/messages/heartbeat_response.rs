@@ -51,6 +51,8 @@ impl defmt::Format for HeartbeatResponse<'_> {
     }
 }
 
+impl rt::Sealed for HeartbeatResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for HeartbeatResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -228,6 +230,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for HeartbeatResponse {}
 
     impl rt::OwnedStruct for HeartbeatResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

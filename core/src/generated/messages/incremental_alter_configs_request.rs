@@ -52,6 +52,8 @@ impl defmt::Format for IncrementalAlterConfigsRequest<'_> {
     }
 }
 
+impl rt::Sealed for IncrementalAlterConfigsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 1, v, "resources")?;
@@ -147,6 +149,8 @@ impl defmt::Format for AlterConfigsResource<'_> {
         defmt::write!(f, "AlterConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AlterConfigsResource<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
@@ -295,6 +299,8 @@ impl defmt::Format for AlterableConfig<'_> {
         );
     }
 }
+
+impl rt::Sealed for AlterableConfig<'_> {}
 
 impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
@@ -638,6 +644,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for IncrementalAlterConfigsRequest {}
+
     impl rt::OwnedStruct for IncrementalAlterConfigsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
@@ -707,6 +715,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AlterConfigsResource {}
+
     impl rt::OwnedStruct for AlterConfigsResource {
         const INLINE: bool = true;
 
@@ -773,6 +783,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AlterableConfig {}
 
     impl rt::OwnedStruct for AlterableConfig {
         const INLINE: bool = true;

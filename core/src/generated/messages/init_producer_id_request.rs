@@ -59,6 +59,8 @@ impl defmt::Format for InitProducerIdRequest<'_> {
     }
 }
 
+impl rt::Sealed for InitProducerIdRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -418,6 +420,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for InitProducerIdRequest {}
 
     impl rt::OwnedStruct for InitProducerIdRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

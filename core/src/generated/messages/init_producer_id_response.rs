@@ -57,6 +57,8 @@ impl defmt::Format for InitProducerIdResponse<'_> {
     }
 }
 
+impl rt::Sealed for InitProducerIdResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -384,6 +386,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for InitProducerIdResponse {}
 
     impl rt::OwnedStruct for InitProducerIdResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -52,6 +52,8 @@ impl defmt::Format for InitializeShareGroupStateRequest<'_> {
     }
 }
 
+impl rt::Sealed for InitializeShareGroupStateRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for InitializeShareGroupStateRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
@@ -137,6 +139,8 @@ impl defmt::Format for InitializeStateData<'_> {
         );
     }
 }
+
+impl rt::Sealed for InitializeStateData<'_> {}
 
 impl<'a> rt::Struct<'a> for InitializeStateData<'a> {
     #[inline]
@@ -247,6 +251,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition: {=i32}, state_epoch: {=i32}, start_offset: {=i64}, unknown_tagged_fields: {} }}", self.partition, self.state_epoch, self.start_offset, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -566,6 +572,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for InitializeShareGroupStateRequest {}
+
     impl rt::OwnedStruct for InitializeShareGroupStateRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -616,6 +624,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for InitializeStateData {}
 
     impl rt::OwnedStruct for InitializeStateData {
         const INLINE: bool = true;
@@ -673,6 +683,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

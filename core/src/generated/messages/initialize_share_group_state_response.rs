@@ -47,6 +47,8 @@ impl defmt::Format for InitializeShareGroupStateResponse<'_> {
     }
 }
 
+impl rt::Sealed for InitializeShareGroupStateResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for InitializeShareGroupStateResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<InitializeStateResult<'a>>(c, true, v, "results")?;
@@ -127,6 +129,8 @@ impl defmt::Format for InitializeStateResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for InitializeStateResult<'_> {}
 
 impl<'a> rt::Struct<'a> for InitializeStateResult<'a> {
     #[inline]
@@ -244,6 +248,8 @@ impl defmt::Format for PartitionResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
@@ -541,6 +547,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for InitializeShareGroupStateResponse {}
+
     impl rt::OwnedStruct for InitializeShareGroupStateResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -589,6 +597,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for InitializeStateResult {}
 
     impl rt::OwnedStruct for InitializeStateResult {
         const INLINE: bool = true;
@@ -646,6 +656,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionResult {}
 
     impl rt::OwnedStruct for PartitionResult {
         const INLINE: bool = true;

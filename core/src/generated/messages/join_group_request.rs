@@ -64,6 +64,8 @@ impl defmt::Format for JoinGroupRequest<'_> {
     }
 }
 
+impl rt::Sealed for JoinGroupRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -233,6 +235,8 @@ impl defmt::Format for JoinGroupRequestProtocol<'_> {
         );
     }
 }
+
+impl rt::Sealed for JoinGroupRequestProtocol<'_> {}
 
 impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[inline]
@@ -608,6 +612,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for JoinGroupRequest {}
+
     impl rt::OwnedStruct for JoinGroupRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -695,6 +701,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for JoinGroupRequestProtocol {}
 
     impl rt::OwnedStruct for JoinGroupRequestProtocol {
         const INLINE: bool = true;

@@ -66,6 +66,8 @@ impl defmt::Format for JoinGroupResponse<'_> {
     }
 }
 
+impl rt::Sealed for JoinGroupResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -247,6 +249,8 @@ impl defmt::Format for JoinGroupResponseMember<'_> {
         defmt::write!(f, "JoinGroupResponseMember {{ member_id: \"{=str}\", group_instance_id: {}, metadata: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.metadata, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for JoinGroupResponseMember<'_> {}
 
 impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[inline]
@@ -684,6 +688,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for JoinGroupResponse {}
+
     impl rt::OwnedStruct for JoinGroupResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -778,6 +784,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for JoinGroupResponseMember {}
 
     impl rt::OwnedStruct for JoinGroupResponseMember {
         const INLINE: bool = true;

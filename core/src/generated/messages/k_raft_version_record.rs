@@ -51,6 +51,8 @@ impl defmt::Format for KRaftVersionRecord<'_> {
     }
 }
 
+impl rt::Sealed for KRaftVersionRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -211,6 +213,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for KRaftVersionRecord {}
 
     impl rt::OwnedStruct for KRaftVersionRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -65,6 +65,8 @@ impl defmt::Format for LeaderAndIsrRequest<'_> {
     }
 }
 
+impl rt::Sealed for LeaderAndIsrRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
@@ -320,6 +322,8 @@ impl defmt::Format for LeaderAndIsrPartitionState<'_> {
         defmt::write!(f, "LeaderAndIsrPartitionState {{ topic_name: \"{=str}\", partition_index: {=i32}, controller_epoch: {=i32}, leader: {=i32}, leader_epoch: {=i32}, isr: {}, partition_epoch: {=i32}, replicas: {}, adding_replicas: {}, removing_replicas: {}, is_new: {=bool}, leader_recovery_state: {=i8}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.controller_epoch, self.leader, self.leader_epoch, self.isr, self.partition_epoch, self.replicas, self.adding_replicas, self.removing_replicas, self.is_new, self.leader_recovery_state, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for LeaderAndIsrPartitionState<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
@@ -689,6 +693,8 @@ impl defmt::Format for LeaderAndIsrTopicState<'_> {
     }
 }
 
+impl rt::Sealed for LeaderAndIsrTopicState<'_> {}
+
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -901,6 +907,8 @@ impl defmt::Format for LeaderAndIsrLiveLeader<'_> {
         defmt::write!(f, "LeaderAndIsrLiveLeader {{ broker_id: {=i32}, host_name: \"{=str}\", port: {=i32}, unknown_tagged_fields: {} }}", self.broker_id, self.host_name, self.port, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for LeaderAndIsrLiveLeader<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
@@ -1857,6 +1865,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for LeaderAndIsrRequest {}
+
     impl rt::OwnedStruct for LeaderAndIsrRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
@@ -2021,6 +2031,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for LeaderAndIsrPartitionState {}
+
     impl rt::OwnedStruct for LeaderAndIsrPartitionState {
         const INLINE: bool = true;
 
@@ -2171,6 +2183,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for LeaderAndIsrTopicState {}
+
     impl rt::OwnedStruct for LeaderAndIsrTopicState {
         const INLINE: bool = true;
 
@@ -2265,6 +2279,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LeaderAndIsrLiveLeader {}
 
     impl rt::OwnedStruct for LeaderAndIsrLiveLeader {
         const INLINE: bool = true;

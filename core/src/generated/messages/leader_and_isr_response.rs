@@ -49,6 +49,8 @@ impl defmt::Format for LeaderAndIsrResponse<'_> {
     }
 }
 
+impl rt::Sealed for LeaderAndIsrResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
@@ -189,6 +191,8 @@ impl defmt::Format for LeaderAndIsrPartitionError<'_> {
         defmt::write!(f, "LeaderAndIsrPartitionError {{ topic_name: \"{=str}\", partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for LeaderAndIsrPartitionError<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
@@ -359,6 +363,8 @@ impl defmt::Format for LeaderAndIsrTopicError<'_> {
         );
     }
 }
+
+impl rt::Sealed for LeaderAndIsrTopicError<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
@@ -826,6 +832,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for LeaderAndIsrResponse {}
+
     impl rt::OwnedStruct for LeaderAndIsrResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
@@ -910,6 +918,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for LeaderAndIsrPartitionError {}
+
     impl rt::OwnedStruct for LeaderAndIsrPartitionError {
         const INLINE: bool = true;
 
@@ -985,6 +995,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LeaderAndIsrTopicError {}
 
     impl rt::OwnedStruct for LeaderAndIsrTopicError {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for LeaderChangeMessage<'_> {
     }
 }
 
+impl rt::Sealed for LeaderChangeMessage<'_> {}
+
 impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -167,6 +169,8 @@ impl defmt::Format for Voter<'_> {
         );
     }
 }
+
+impl rt::Sealed for Voter<'_> {}
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
@@ -512,6 +516,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for LeaderChangeMessage {}
+
     impl rt::OwnedStruct for LeaderChangeMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -569,6 +575,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Voter {}
 
     impl rt::OwnedStruct for Voter {
         const INLINE: bool = true;

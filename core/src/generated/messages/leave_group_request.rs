@@ -49,6 +49,8 @@ impl defmt::Format for LeaveGroupRequest<'_> {
     }
 }
 
+impl rt::Sealed for LeaveGroupRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -191,6 +193,8 @@ impl defmt::Format for MemberIdentity<'_> {
         );
     }
 }
+
+impl rt::Sealed for MemberIdentity<'_> {}
 
 impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[inline]
@@ -542,6 +546,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for LeaveGroupRequest {}
+
     impl rt::OwnedStruct for LeaveGroupRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -626,6 +632,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for MemberIdentity {}
 
     impl rt::OwnedStruct for MemberIdentity {
         const INLINE: bool = true;

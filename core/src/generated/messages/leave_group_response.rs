@@ -48,6 +48,8 @@ impl defmt::Format for LeaveGroupResponse<'_> {
     }
 }
 
+impl rt::Sealed for LeaveGroupResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -176,6 +178,8 @@ impl defmt::Format for MemberResponse<'_> {
         defmt::write!(f, "MemberResponse {{ member_id: \"{=str}\", group_instance_id: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for MemberResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[inline]
@@ -530,6 +534,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for LeaveGroupResponse {}
+
     impl rt::OwnedStruct for LeaveGroupResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
@@ -607,6 +613,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for MemberResponse {}
 
     impl rt::OwnedStruct for MemberResponse {
         const INLINE: bool = true;

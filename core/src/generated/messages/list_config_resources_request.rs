@@ -48,6 +48,8 @@ impl defmt::Format for ListConfigResourcesRequest<'_> {
     }
 }
 
+impl rt::Sealed for ListConfigResourcesRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -191,6 +193,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ListConfigResourcesRequest {}
 
     impl rt::OwnedStruct for ListConfigResourcesRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

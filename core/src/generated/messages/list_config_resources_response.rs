@@ -48,6 +48,8 @@ impl defmt::Format for ListConfigResourcesResponse<'_> {
     }
 }
 
+impl rt::Sealed for ListConfigResourcesResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -154,6 +156,8 @@ impl defmt::Format for ConfigResource<'_> {
         );
     }
 }
+
+impl rt::Sealed for ConfigResource<'_> {}
 
 impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     #[inline]
@@ -425,6 +429,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ListConfigResourcesResponse {}
+
     impl rt::OwnedStruct for ListConfigResourcesResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -477,6 +483,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConfigResource {}
 
     impl rt::OwnedStruct for ConfigResource {
         const INLINE: bool = true;

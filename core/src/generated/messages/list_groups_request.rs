@@ -52,6 +52,8 @@ impl defmt::Format for ListGroupsRequest<'_> {
     }
 }
 
+impl rt::Sealed for ListGroupsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -253,6 +255,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ListGroupsRequest {}
 
     impl rt::OwnedStruct for ListGroupsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

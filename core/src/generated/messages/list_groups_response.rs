@@ -48,6 +48,8 @@ impl defmt::Format for ListGroupsResponse<'_> {
     }
 }
 
+impl rt::Sealed for ListGroupsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -163,6 +165,8 @@ impl defmt::Format for ListedGroup<'_> {
         defmt::write!(f, "ListedGroup {{ group_id: \"{=str}\", protocol_type: \"{=str}\", group_state: \"{=str}\", group_type: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.protocol_type, self.group_state, self.group_type, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for ListedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[inline]
@@ -515,6 +519,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ListGroupsResponse {}
+
     impl rt::OwnedStruct for ListGroupsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
@@ -586,6 +592,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ListedGroup {}
 
     impl rt::OwnedStruct for ListedGroup {
         const INLINE: bool = true;

@@ -53,6 +53,8 @@ impl defmt::Format for ListOffsetsRequest<'_> {
     }
 }
 
+impl rt::Sealed for ListOffsetsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = rt::read::i32(c, "replica_id")?;
@@ -188,6 +190,8 @@ impl defmt::Format for ListOffsetsTopic<'_> {
     }
 }
 
+impl rt::Sealed for ListOffsetsTopic<'_> {}
+
 impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -319,6 +323,8 @@ impl defmt::Format for ListOffsetsPartition<'_> {
         defmt::write!(f, "ListOffsetsPartition {{ partition_index: {=i32}, current_leader_epoch: {=i32}, timestamp: {=i64}, max_num_offsets: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.current_leader_epoch, self.timestamp, self.max_num_offsets, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for ListOffsetsPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[inline]
@@ -747,6 +753,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ListOffsetsRequest {}
+
     impl rt::OwnedStruct for ListOffsetsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -830,6 +838,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ListOffsetsTopic {}
+
     impl rt::OwnedStruct for ListOffsetsTopic {
         const INLINE: bool = true;
 
@@ -899,6 +909,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ListOffsetsPartition {}
 
     impl rt::OwnedStruct for ListOffsetsPartition {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for ListOffsetsResponse<'_> {
     }
 }
 
+impl rt::Sealed for ListOffsetsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
@@ -161,6 +163,8 @@ impl defmt::Format for ListOffsetsTopicResponse<'_> {
         );
     }
 }
+
+impl rt::Sealed for ListOffsetsTopicResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[inline]
@@ -299,6 +303,8 @@ impl defmt::Format for ListOffsetsPartitionResponse<'_> {
         defmt::write!(f, "ListOffsetsPartitionResponse {{ partition_index: {=i32}, error_code: {=i16}, old_style_offsets: {}, timestamp: {=i64}, offset: {=i64}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.old_style_offsets, self.timestamp, self.offset, self.leader_epoch, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for ListOffsetsPartitionResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[inline]
@@ -821,6 +827,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ListOffsetsResponse {}
+
     impl rt::OwnedStruct for ListOffsetsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -883,6 +891,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ListOffsetsTopicResponse {}
 
     impl rt::OwnedStruct for ListOffsetsTopicResponse {
         const INLINE: bool = true;
@@ -961,6 +971,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ListOffsetsPartitionResponse {}
 
     impl rt::OwnedStruct for ListOffsetsPartitionResponse {
         const INLINE: bool = true;

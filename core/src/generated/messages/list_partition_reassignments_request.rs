@@ -52,6 +52,8 @@ impl defmt::Format for ListPartitionReassignmentsRequest<'_> {
     }
 }
 
+impl rt::Sealed for ListPartitionReassignmentsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -138,6 +140,8 @@ impl defmt::Format for ListPartitionReassignmentsTopics<'_> {
         );
     }
 }
+
+impl rt::Sealed for ListPartitionReassignmentsTopics<'_> {}
 
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     #[inline]
@@ -371,6 +375,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ListPartitionReassignmentsRequest {}
+
     impl rt::OwnedStruct for ListPartitionReassignmentsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -420,6 +426,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ListPartitionReassignmentsTopics {}
 
     impl rt::OwnedStruct for ListPartitionReassignmentsTopics {
         const INLINE: bool = true;

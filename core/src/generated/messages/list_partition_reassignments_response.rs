@@ -51,6 +51,8 @@ impl defmt::Format for ListPartitionReassignmentsResponse<'_> {
     }
 }
 
+impl rt::Sealed for ListPartitionReassignmentsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -155,6 +157,8 @@ impl defmt::Format for OngoingTopicReassignment<'_> {
         );
     }
 }
+
+impl rt::Sealed for OngoingTopicReassignment<'_> {}
 
 impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
     #[inline]
@@ -269,6 +273,8 @@ impl defmt::Format for OngoingPartitionReassignment<'_> {
         defmt::write!(f, "OngoingPartitionReassignment {{ partition_index: {=i32}, replicas: {}, adding_replicas: {}, removing_replicas: {}, unknown_tagged_fields: {} }}", self.partition_index, self.replicas, self.adding_replicas, self.removing_replicas, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for OngoingPartitionReassignment<'_> {}
 
 impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
     #[inline]
@@ -671,6 +677,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ListPartitionReassignmentsResponse {}
+
     impl rt::OwnedStruct for ListPartitionReassignmentsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -725,6 +733,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OngoingTopicReassignment {}
 
     impl rt::OwnedStruct for OngoingTopicReassignment {
         const INLINE: bool = true;
@@ -787,6 +797,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OngoingPartitionReassignment {}
 
     impl rt::OwnedStruct for OngoingPartitionReassignment {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for ListTransactionsRequest<'_> {
     }
 }
 
+impl rt::Sealed for ListTransactionsRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -306,6 +308,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ListTransactionsRequest {}
 
     impl rt::OwnedStruct for ListTransactionsRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

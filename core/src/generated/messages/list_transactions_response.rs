@@ -51,6 +51,8 @@ impl defmt::Format for ListTransactionsResponse<'_> {
     }
 }
 
+impl rt::Sealed for ListTransactionsResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -167,6 +169,8 @@ impl defmt::Format for TransactionState<'_> {
         defmt::write!(f, "TransactionState {{ transactional_id: \"{=str}\", producer_id: {=i64}, transaction_state: \"{=str}\", unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.transaction_state, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TransactionState<'_> {}
 
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
@@ -471,6 +475,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ListTransactionsResponse {}
+
     impl rt::OwnedStruct for ListTransactionsResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -529,6 +535,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TransactionState {}
 
     impl rt::OwnedStruct for TransactionState {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for MetadataRequest<'_> {
     }
 }
 
+impl rt::Sealed for MetadataRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -226,6 +228,8 @@ impl defmt::Format for MetadataRequestTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for MetadataRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[inline]
@@ -528,6 +532,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for MetadataRequest {}
+
     impl rt::OwnedStruct for MetadataRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -633,6 +639,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for MetadataRequestTopic {}
 
     impl rt::OwnedStruct for MetadataRequestTopic {
         const INLINE: bool = true;

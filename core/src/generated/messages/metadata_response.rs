@@ -60,6 +60,8 @@ impl defmt::Format for MetadataResponse<'_> {
     }
 }
 
+impl rt::Sealed for MetadataResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
@@ -244,6 +246,8 @@ impl defmt::Format for MetadataResponseBroker<'_> {
     }
 }
 
+impl rt::Sealed for MetadataResponseBroker<'_> {}
+
 impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -402,6 +406,8 @@ impl defmt::Format for MetadataResponseTopic<'_> {
         defmt::write!(f, "MetadataResponseTopic {{ error_code: {=i16}, name: {}, topic_id: {}, is_internal: {=bool}, partitions: {}, topic_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.is_internal, self.partitions, self.topic_authorized_operations, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for MetadataResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[inline]
@@ -624,6 +630,8 @@ impl defmt::Format for MetadataResponsePartition<'_> {
         defmt::write!(f, "MetadataResponsePartition {{ error_code: {=i16}, partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, replica_nodes: {}, isr_nodes: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_index, self.leader_id, self.leader_epoch, self.replica_nodes, self.isr_nodes, self.offline_replicas, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for MetadataResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[inline]
@@ -1375,6 +1383,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for MetadataResponse {}
+
     impl rt::OwnedStruct for MetadataResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1485,6 +1495,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for MetadataResponseBroker {}
+
     impl rt::OwnedStruct for MetadataResponseBroker {
         const INLINE: bool = true;
 
@@ -1568,6 +1580,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for MetadataResponseTopic {}
 
     impl rt::OwnedStruct for MetadataResponseTopic {
         const INLINE: bool = true;
@@ -1682,6 +1696,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for MetadataResponsePartition {}
 
     impl rt::OwnedStruct for MetadataResponsePartition {
         const INLINE: bool = true;

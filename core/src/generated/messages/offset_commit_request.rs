@@ -59,6 +59,8 @@ impl defmt::Format for OffsetCommitRequest<'_> {
     }
 }
 
+impl rt::Sealed for OffsetCommitRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 8, "group_id")?;
@@ -235,6 +237,8 @@ impl defmt::Format for OffsetCommitRequestTopic<'_> {
     }
 }
 
+impl rt::Sealed for OffsetCommitRequestTopic<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -404,6 +408,8 @@ impl defmt::Format for OffsetCommitRequestPartition<'_> {
         defmt::write!(f, "OffsetCommitRequestPartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, commit_timestamp: {=i64}, committed_metadata: {}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, self.commit_timestamp, rt::defmt_fmt::OptStr(self.committed_metadata), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for OffsetCommitRequestPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[inline]
@@ -944,6 +950,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetCommitRequest {}
+
     impl rt::OwnedStruct for OffsetCommitRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1037,6 +1045,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetCommitRequestTopic {}
+
     impl rt::OwnedStruct for OffsetCommitRequestTopic {
         const INLINE: bool = true;
 
@@ -1120,6 +1130,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetCommitRequestPartition {}
 
     impl rt::OwnedStruct for OffsetCommitRequestPartition {
         const INLINE: bool = true;

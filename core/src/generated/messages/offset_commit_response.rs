@@ -52,6 +52,8 @@ impl defmt::Format for OffsetCommitResponse<'_> {
     }
 }
 
+impl rt::Sealed for OffsetCommitResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
@@ -165,6 +167,8 @@ impl defmt::Format for OffsetCommitResponseTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for OffsetCommitResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
     #[inline]
@@ -326,6 +330,8 @@ impl defmt::Format for OffsetCommitResponsePartition<'_> {
         defmt::write!(f, "OffsetCommitResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for OffsetCommitResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
     #[inline]
@@ -654,6 +660,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetCommitResponse {}
+
     impl rt::OwnedStruct for OffsetCommitResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -720,6 +728,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetCommitResponseTopic {}
 
     impl rt::OwnedStruct for OffsetCommitResponseTopic {
         const INLINE: bool = true;
@@ -792,6 +802,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetCommitResponsePartition {}
 
     impl rt::OwnedStruct for OffsetCommitResponsePartition {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for OffsetDeleteRequest<'_> {
     }
 }
 
+impl rt::Sealed for OffsetDeleteRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, false, "group_id")?;
@@ -133,6 +135,8 @@ impl defmt::Format for OffsetDeleteRequestTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for OffsetDeleteRequestTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
@@ -237,6 +241,8 @@ impl defmt::Format for OffsetDeleteRequestPartition<'_> {
         );
     }
 }
+
+impl rt::Sealed for OffsetDeleteRequestPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
     #[inline]
@@ -478,6 +484,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetDeleteRequest {}
+
     impl rt::OwnedStruct for OffsetDeleteRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -527,6 +535,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetDeleteRequestTopic {}
+
     impl rt::OwnedStruct for OffsetDeleteRequestTopic {
         const INLINE: bool = true;
 
@@ -574,6 +584,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetDeleteRequestPartition {}
 
     impl rt::OwnedStruct for OffsetDeleteRequestPartition {
         const INLINE: bool = true;

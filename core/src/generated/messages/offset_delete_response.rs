@@ -48,6 +48,8 @@ impl defmt::Format for OffsetDeleteResponse<'_> {
     }
 }
 
+impl rt::Sealed for OffsetDeleteResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -140,6 +142,8 @@ impl defmt::Format for OffsetDeleteResponseTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for OffsetDeleteResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[inline]
@@ -242,6 +246,8 @@ impl defmt::Format for OffsetDeleteResponsePartition<'_> {
         defmt::write!(f, "OffsetDeleteResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for OffsetDeleteResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
     #[inline]
@@ -545,6 +551,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetDeleteResponse {}
+
     impl rt::OwnedStruct for OffsetDeleteResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -595,6 +603,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetDeleteResponseTopic {}
 
     impl rt::OwnedStruct for OffsetDeleteResponseTopic {
         const INLINE: bool = true;
@@ -647,6 +657,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetDeleteResponsePartition {}
 
     impl rt::OwnedStruct for OffsetDeleteResponsePartition {
         const INLINE: bool = true;

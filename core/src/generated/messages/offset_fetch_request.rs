@@ -53,6 +53,8 @@ impl defmt::Format for OffsetFetchRequest<'_> {
     }
 }
 
+impl rt::Sealed for OffsetFetchRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = if v <= 7 {
@@ -235,6 +237,8 @@ impl defmt::Format for OffsetFetchRequestTopic<'_> {
     }
 }
 
+impl rt::Sealed for OffsetFetchRequestTopic<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -406,6 +410,8 @@ impl defmt::Format for OffsetFetchRequestGroup<'_> {
         defmt::write!(f, "OffsetFetchRequestGroup {{ group_id: \"{=str}\", member_id: {}, member_epoch: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.group_id, rt::defmt_fmt::OptStr(self.member_id), self.member_epoch, self.topics, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for OffsetFetchRequestGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[inline]
@@ -623,6 +629,8 @@ impl defmt::Format for OffsetFetchRequestTopics<'_> {
         defmt::write!(f, "OffsetFetchRequestTopics {{ name: \"{=str}\", topic_id: {}, partition_indexes: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_indexes, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for OffsetFetchRequestTopics<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[inline]
@@ -1135,6 +1143,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetFetchRequest {}
+
     impl rt::OwnedStruct for OffsetFetchRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1245,6 +1255,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetFetchRequestTopic {}
+
     impl rt::OwnedStruct for OffsetFetchRequestTopic {
         const INLINE: bool = true;
 
@@ -1334,6 +1346,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetFetchRequestGroup {}
 
     impl rt::OwnedStruct for OffsetFetchRequestGroup {
         const INLINE: bool = true;
@@ -1432,6 +1446,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetFetchRequestTopics {}
 
     impl rt::OwnedStruct for OffsetFetchRequestTopics {
         const INLINE: bool = true;

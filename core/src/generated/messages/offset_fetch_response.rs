@@ -52,6 +52,8 @@ impl defmt::Format for OffsetFetchResponse<'_> {
     }
 }
 
+impl rt::Sealed for OffsetFetchResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
@@ -213,6 +215,8 @@ impl defmt::Format for OffsetFetchResponseTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for OffsetFetchResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
@@ -382,6 +386,8 @@ impl defmt::Format for OffsetFetchResponseGroup<'_> {
         defmt::write!(f, "OffsetFetchResponseGroup {{ group_id: \"{=str}\", topics: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for OffsetFetchResponseGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -584,6 +590,8 @@ impl defmt::Format for OffsetFetchResponsePartition<'_> {
         defmt::write!(f, "OffsetFetchResponsePartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, metadata: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.metadata), self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for OffsetFetchResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
@@ -859,6 +867,8 @@ impl defmt::Format for OffsetFetchResponseTopics<'_> {
     }
 }
 
+impl rt::Sealed for OffsetFetchResponseTopics<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -1065,6 +1075,8 @@ impl defmt::Format for OffsetFetchResponsePartitions<'_> {
         defmt::write!(f, "OffsetFetchResponsePartitions {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, metadata: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.metadata), self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for OffsetFetchResponsePartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
@@ -1823,6 +1835,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetFetchResponse {}
+
     impl rt::OwnedStruct for OffsetFetchResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1914,6 +1928,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetFetchResponseTopic {}
+
     impl rt::OwnedStruct for OffsetFetchResponseTopic {
         const INLINE: bool = true;
 
@@ -1999,6 +2015,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetFetchResponseGroup {}
 
     impl rt::OwnedStruct for OffsetFetchResponseGroup {
         const INLINE: bool = true;
@@ -2112,6 +2130,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetFetchResponsePartition {}
 
     impl rt::OwnedStruct for OffsetFetchResponsePartition {
         const INLINE: bool = true;
@@ -2249,6 +2269,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetFetchResponseTopics {}
+
     impl rt::OwnedStruct for OffsetFetchResponseTopics {
         const INLINE: bool = true;
 
@@ -2342,6 +2364,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetFetchResponsePartitions {}
 
     impl rt::OwnedStruct for OffsetFetchResponsePartitions {
         const INLINE: bool = true;

@@ -53,6 +53,8 @@ impl defmt::Format for OffsetForLeaderEpochRequest<'_> {
     }
 }
 
+impl rt::Sealed for OffsetForLeaderEpochRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v >= 3 {
@@ -162,6 +164,8 @@ impl defmt::Format for OffsetForLeaderTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for OffsetForLeaderTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
@@ -291,6 +295,8 @@ impl defmt::Format for OffsetForLeaderPartition<'_> {
         defmt::write!(f, "OffsetForLeaderPartition {{ partition: {=i32}, current_leader_epoch: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.leader_epoch, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for OffsetForLeaderPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[inline]
@@ -630,6 +636,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetForLeaderEpochRequest {}
+
     impl rt::OwnedStruct for OffsetForLeaderEpochRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -692,6 +700,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetForLeaderTopic {}
 
     impl rt::OwnedStruct for OffsetForLeaderTopic {
         const INLINE: bool = true;
@@ -758,6 +768,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetForLeaderPartition {}
 
     impl rt::OwnedStruct for OffsetForLeaderPartition {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for OffsetForLeaderEpochResponse<'_> {
     }
 }
 
+impl rt::Sealed for OffsetForLeaderEpochResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
@@ -161,6 +163,8 @@ impl defmt::Format for OffsetForLeaderTopicResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for OffsetForLeaderTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     #[inline]
@@ -293,6 +297,8 @@ impl defmt::Format for EpochEndOffset<'_> {
         defmt::write!(f, "EpochEndOffset {{ error_code: {=i16}, partition: {=i32}, leader_epoch: {=i32}, end_offset: {=i64}, unknown_tagged_fields: {} }}", self.error_code, self.partition, self.leader_epoch, self.end_offset, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for EpochEndOffset<'_> {}
 
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
@@ -671,6 +677,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for OffsetForLeaderEpochResponse {}
+
     impl rt::OwnedStruct for OffsetForLeaderEpochResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -733,6 +741,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for OffsetForLeaderTopicResult {}
 
     impl rt::OwnedStruct for OffsetForLeaderTopicResult {
         const INLINE: bool = true;
@@ -803,6 +813,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EpochEndOffset {}
 
     impl rt::OwnedStruct for EpochEndOffset {
         const INLINE: bool = true;

@@ -53,6 +53,8 @@ impl defmt::Format for ProduceRequest<'_> {
     }
 }
 
+impl rt::Sealed for ProduceRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = if v >= 3 {
@@ -191,6 +193,8 @@ impl defmt::Format for TopicProduceData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicProduceData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
@@ -361,6 +365,8 @@ impl defmt::Format for PartitionProduceData<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionProduceData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[inline]
@@ -724,6 +730,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ProduceRequest {}
+
     impl rt::OwnedStruct for ProduceRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -801,6 +809,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicProduceData {}
+
     impl rt::OwnedStruct for TopicProduceData {
         const INLINE: bool = true;
 
@@ -872,6 +882,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionProduceData {}
 
     impl rt::OwnedStruct for PartitionProduceData {
         const INLINE: bool = true;

@@ -49,6 +49,8 @@ impl defmt::Format for ProduceResponse<'_> {
     }
 }
 
+impl rt::Sealed for ProduceResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let responses = rt::read::array::<TopicProduceResponse<'a>>(c, v >= 9, v, "responses")?;
@@ -220,6 +222,8 @@ impl defmt::Format for TopicProduceResponse<'_> {
         defmt::write!(f, "TopicProduceResponse {{ name: \"{=str}\", topic_id: {}, partition_responses: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_responses, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TopicProduceResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -396,6 +400,8 @@ impl defmt::Format for NodeEndpoint<'_> {
         );
     }
 }
+
+impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
@@ -640,6 +646,8 @@ impl defmt::Format for PartitionProduceResponse<'_> {
         defmt::write!(f, "PartitionProduceResponse {{ index: {=i32}, error_code: {=i16}, base_offset: {=i64}, log_append_time_ms: {=i64}, log_start_offset: {=i64}, record_errors: {}, error_message: {}, current_leader: {}, unknown_tagged_fields: {} }}", self.index, self.error_code, self.base_offset, self.log_append_time_ms, self.log_start_offset, self.record_errors, rt::defmt_fmt::OptStr(self.error_message), self.current_leader, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionProduceResponse<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
@@ -991,6 +999,8 @@ impl defmt::Format for BatchIndexAndErrorMessage<'_> {
     }
 }
 
+impl rt::Sealed for BatchIndexAndErrorMessage<'_> {}
+
 impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -1206,6 +1216,8 @@ impl defmt::Format for LeaderIdAndEpoch<'_> {
         );
     }
 }
+
+impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
@@ -1891,6 +1903,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ProduceResponse {}
+
     impl rt::OwnedStruct for ProduceResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1981,6 +1995,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicProduceResponse {}
+
     impl rt::OwnedStruct for TopicProduceResponse {
         const INLINE: bool = true;
 
@@ -2066,6 +2082,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
         const INLINE: bool = true;
@@ -2196,6 +2214,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionProduceResponse {}
 
     impl rt::OwnedStruct for PartitionProduceResponse {
         const INLINE: bool = true;
@@ -2343,6 +2363,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for BatchIndexAndErrorMessage {}
+
     impl rt::OwnedStruct for BatchIndexAndErrorMessage {
         const INLINE: bool = true;
 
@@ -2450,6 +2472,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LeaderIdAndEpoch {}
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         const INLINE: bool = true;

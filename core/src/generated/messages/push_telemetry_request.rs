@@ -55,6 +55,8 @@ impl defmt::Format for PushTelemetryRequest<'_> {
     }
 }
 
+impl rt::Sealed for PushTelemetryRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -298,6 +300,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PushTelemetryRequest {}
 
     impl rt::OwnedStruct for PushTelemetryRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

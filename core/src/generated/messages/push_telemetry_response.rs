@@ -51,6 +51,8 @@ impl defmt::Format for PushTelemetryResponse<'_> {
     }
 }
 
+impl rt::Sealed for PushTelemetryResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for PushTelemetryResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -211,6 +213,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PushTelemetryResponse {}
 
     impl rt::OwnedStruct for PushTelemetryResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

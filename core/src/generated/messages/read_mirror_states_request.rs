@@ -57,6 +57,8 @@ impl defmt::Format for ReadMirrorStatesRequest<'_> {
     }
 }
 
+impl rt::Sealed for ReadMirrorStatesRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ReadMirrorStatesRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let mirror_name = rt::read::str(c, true, "mirror_name")?;
@@ -142,6 +144,8 @@ impl defmt::Format for TopicData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
@@ -252,6 +256,8 @@ impl defmt::Format for PartitionData<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -504,6 +510,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ReadMirrorStatesRequest {}
+
     impl rt::OwnedStruct for ReadMirrorStatesRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -555,6 +563,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicData {}
+
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
 
@@ -604,6 +614,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

@@ -56,6 +56,8 @@ impl defmt::Format for ReadMirrorStatesResponse<'_> {
     }
 }
 
+impl rt::Sealed for ReadMirrorStatesResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -160,6 +162,8 @@ impl defmt::Format for TopicResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicResult<'a> {
     #[inline]
@@ -274,6 +278,8 @@ impl defmt::Format for PartitionResult<'_> {
         defmt::write!(f, "PartitionResult {{ partition_index: {=i32}, last_mirror_epoch: {=i32}, state: {=i8}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.last_mirror_epoch, self.state, self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
@@ -661,6 +667,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ReadMirrorStatesResponse {}
+
     impl rt::OwnedStruct for ReadMirrorStatesResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -715,6 +723,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicResult {}
 
     impl rt::OwnedStruct for TopicResult {
         const INLINE: bool = true;
@@ -777,6 +787,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionResult {}
 
     impl rt::OwnedStruct for PartitionResult {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for ReadShareGroupStateRequest<'_> {
     }
 }
 
+impl rt::Sealed for ReadShareGroupStateRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ReadShareGroupStateRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
@@ -137,6 +139,8 @@ impl defmt::Format for ReadStateData<'_> {
         );
     }
 }
+
+impl rt::Sealed for ReadStateData<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadStateData<'a> {
     #[inline]
@@ -250,6 +254,8 @@ impl defmt::Format for PartitionData<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -543,6 +549,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ReadShareGroupStateRequest {}
+
     impl rt::OwnedStruct for ReadShareGroupStateRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -593,6 +601,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ReadStateData {}
 
     impl rt::OwnedStruct for ReadStateData {
         const INLINE: bool = true;
@@ -646,6 +656,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

@@ -47,6 +47,8 @@ impl defmt::Format for ReadShareGroupStateResponse<'_> {
     }
 }
 
+impl rt::Sealed for ReadShareGroupStateResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<ReadStateResult<'a>>(c, true, v, "results")?;
@@ -127,6 +129,8 @@ impl defmt::Format for ReadStateResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for ReadStateResult<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -243,6 +247,8 @@ impl defmt::Format for PartitionResult<'_> {
         defmt::write!(f, "PartitionResult {{ partition: {=i32}, error_code: {=i16}, error_message: {}, state_epoch: {=i32}, start_offset: {=i64}, state_batches: {}, unknown_tagged_fields: {} }}", self.partition, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.state_epoch, self.start_offset, self.state_batches, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
@@ -427,6 +433,8 @@ impl defmt::Format for StateBatch<'_> {
         defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for StateBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
@@ -876,6 +884,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ReadShareGroupStateResponse {}
+
     impl rt::OwnedStruct for ReadShareGroupStateResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -924,6 +934,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ReadStateResult {}
 
     impl rt::OwnedStruct for ReadStateResult {
         const INLINE: bool = true;
@@ -993,6 +1005,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionResult {}
 
     impl rt::OwnedStruct for PartitionResult {
         const INLINE: bool = true;
@@ -1073,6 +1087,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StateBatch {}
 
     impl rt::OwnedStruct for StateBatch {
         const INLINE: bool = true;

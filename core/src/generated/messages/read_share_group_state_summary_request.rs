@@ -52,6 +52,8 @@ impl defmt::Format for ReadShareGroupStateSummaryRequest<'_> {
     }
 }
 
+impl rt::Sealed for ReadShareGroupStateSummaryRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
@@ -137,6 +139,8 @@ impl defmt::Format for ReadStateSummaryData<'_> {
         );
     }
 }
+
+impl rt::Sealed for ReadStateSummaryData<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadStateSummaryData<'a> {
     #[inline]
@@ -250,6 +254,8 @@ impl defmt::Format for PartitionData<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -543,6 +549,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ReadShareGroupStateSummaryRequest {}
+
     impl rt::OwnedStruct for ReadShareGroupStateSummaryRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -593,6 +601,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ReadStateSummaryData {}
 
     impl rt::OwnedStruct for ReadStateSummaryData {
         const INLINE: bool = true;
@@ -646,6 +656,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

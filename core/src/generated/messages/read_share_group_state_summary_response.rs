@@ -47,6 +47,8 @@ impl defmt::Format for ReadShareGroupStateSummaryResponse<'_> {
     }
 }
 
+impl rt::Sealed for ReadShareGroupStateSummaryResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<ReadStateSummaryResult<'a>>(c, true, v, "results")?;
@@ -127,6 +129,8 @@ impl defmt::Format for ReadStateSummaryResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for ReadStateSummaryResult<'_> {}
 
 impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
     #[inline]
@@ -249,6 +253,8 @@ impl defmt::Format for PartitionResult<'_> {
         defmt::write!(f, "PartitionResult {{ partition: {=i32}, error_code: {=i16}, error_message: {}, state_epoch: {=i32}, leader_epoch: {=i32}, start_offset: {=i64}, delivery_complete_count: {=i32}, unknown_tagged_fields: {} }}", self.partition, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.state_epoch, self.leader_epoch, self.start_offset, self.delivery_complete_count, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
@@ -681,6 +687,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ReadShareGroupStateSummaryResponse {}
+
     impl rt::OwnedStruct for ReadShareGroupStateSummaryResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -729,6 +737,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ReadStateSummaryResult {}
 
     impl rt::OwnedStruct for ReadStateSummaryResult {
         const INLINE: bool = true;
@@ -802,6 +812,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionResult {}
 
     impl rt::OwnedStruct for PartitionResult {
         const INLINE: bool = true;

@@ -49,6 +49,8 @@ impl defmt::Format for RemoveRaftVoterRequest<'_> {
     }
 }
 
+impl rt::Sealed for RemoveRaftVoterRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -234,6 +236,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RemoveRaftVoterRequest {}
 
     impl rt::OwnedStruct for RemoveRaftVoterRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -48,6 +48,8 @@ impl defmt::Format for RemoveRaftVoterResponse<'_> {
     }
 }
 
+impl rt::Sealed for RemoveRaftVoterResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for RemoveRaftVoterResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -236,6 +238,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RemoveRaftVoterResponse {}
 
     impl rt::OwnedStruct for RemoveRaftVoterResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

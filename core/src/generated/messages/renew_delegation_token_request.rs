@@ -53,6 +53,8 @@ impl defmt::Format for RenewDelegationTokenRequest<'_> {
     }
 }
 
+impl rt::Sealed for RenewDelegationTokenRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -221,6 +223,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RenewDelegationTokenRequest {}
 
     impl rt::OwnedStruct for RenewDelegationTokenRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -49,6 +49,8 @@ impl defmt::Format for RenewDelegationTokenResponse<'_> {
     }
 }
 
+impl rt::Sealed for RenewDelegationTokenResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for RenewDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -253,6 +255,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RenewDelegationTokenResponse {}
 
     impl rt::OwnedStruct for RenewDelegationTokenResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -52,6 +52,8 @@ impl defmt::Format for RequestHeader<'_> {
     }
 }
 
+impl rt::Sealed for RequestHeader<'_> {}
+
 impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -298,6 +300,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RequestHeader {}
 
     impl rt::OwnedStruct for RequestHeader {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

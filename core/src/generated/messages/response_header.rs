@@ -47,6 +47,8 @@ impl defmt::Format for ResponseHeader<'_> {
     }
 }
 
+impl rt::Sealed for ResponseHeader<'_> {}
+
 impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -187,6 +189,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ResponseHeader {}
 
     impl rt::OwnedStruct for ResponseHeader {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

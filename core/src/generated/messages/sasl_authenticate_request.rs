@@ -48,6 +48,8 @@ impl defmt::Format for SaslAuthenticateRequest<'_> {
     }
 }
 
+impl rt::Sealed for SaslAuthenticateRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -190,6 +192,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SaslAuthenticateRequest {}
 
     impl rt::OwnedStruct for SaslAuthenticateRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for SaslAuthenticateResponse<'_> {
     }
 }
 
+impl rt::Sealed for SaslAuthenticateResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -288,6 +290,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SaslAuthenticateResponse {}
 
     impl rt::OwnedStruct for SaslAuthenticateResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

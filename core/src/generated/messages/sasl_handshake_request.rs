@@ -48,6 +48,8 @@ impl defmt::Format for SaslHandshakeRequest<'_> {
     }
 }
 
+impl rt::Sealed for SaslHandshakeRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -171,6 +173,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SaslHandshakeRequest {}
 
     impl rt::OwnedStruct for SaslHandshakeRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for SaslHandshakeResponse<'_> {
     }
 }
 
+impl rt::Sealed for SaslHandshakeResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -201,6 +203,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SaslHandshakeResponse {}
 
     impl rt::OwnedStruct for SaslHandshakeResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

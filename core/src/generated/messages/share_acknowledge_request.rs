@@ -56,6 +56,8 @@ impl defmt::Format for ShareAcknowledgeRequest<'_> {
     }
 }
 
+impl rt::Sealed for ShareAcknowledgeRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::opt_str(c, true, true, "group_id")?;
@@ -172,6 +174,8 @@ impl defmt::Format for AcknowledgeTopic<'_> {
     }
 }
 
+impl rt::Sealed for AcknowledgeTopic<'_> {}
+
 impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
@@ -275,6 +279,8 @@ impl defmt::Format for AcknowledgePartition<'_> {
         defmt::write!(f, "AcknowledgePartition {{ partition_index: {=i32}, acknowledgement_batches: {}, unknown_tagged_fields: {} }}", self.partition_index, self.acknowledgement_batches, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AcknowledgePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[inline]
@@ -410,6 +416,8 @@ impl defmt::Format for AcknowledgementBatch<'_> {
         defmt::write!(f, "AcknowledgementBatch {{ first_offset: {=i64}, last_offset: {=i64}, acknowledge_types: {}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.acknowledge_types, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AcknowledgementBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
@@ -878,6 +886,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareAcknowledgeRequest {}
+
     impl rt::OwnedStruct for ShareAcknowledgeRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -944,6 +954,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AcknowledgeTopic {}
+
     impl rt::OwnedStruct for AcknowledgeTopic {
         const INLINE: bool = true;
 
@@ -996,6 +1008,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AcknowledgePartition {}
 
     impl rt::OwnedStruct for AcknowledgePartition {
         const INLINE: bool = true;
@@ -1064,6 +1078,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AcknowledgementBatch {}
 
     impl rt::OwnedStruct for AcknowledgementBatch {
         const INLINE: bool = true;

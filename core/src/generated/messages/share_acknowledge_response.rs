@@ -58,6 +58,8 @@ impl defmt::Format for ShareAcknowledgeResponse<'_> {
     }
 }
 
+impl rt::Sealed for ShareAcknowledgeResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -194,6 +196,8 @@ impl defmt::Format for ShareAcknowledgeTopicResponse<'_> {
     }
 }
 
+impl rt::Sealed for ShareAcknowledgeTopicResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
@@ -311,6 +315,8 @@ impl defmt::Format for NodeEndpoint<'_> {
         );
     }
 }
+
+impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
@@ -443,6 +449,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, current_leader: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.current_leader, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -595,6 +603,8 @@ impl defmt::Format for LeaderIdAndEpoch<'_> {
         );
     }
 }
+
+impl rt::Sealed for LeaderIdAndEpoch<'_> {}
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
@@ -1136,6 +1146,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareAcknowledgeResponse {}
+
     impl rt::OwnedStruct for ShareAcknowledgeResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -1199,6 +1211,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareAcknowledgeTopicResponse {}
+
     impl rt::OwnedStruct for ShareAcknowledgeTopicResponse {
         const INLINE: bool = true;
 
@@ -1259,6 +1273,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
         const INLINE: bool = true;
@@ -1323,6 +1339,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;
@@ -1391,6 +1409,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for LeaderIdAndEpoch {}
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         const INLINE: bool = true;

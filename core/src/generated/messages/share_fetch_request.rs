@@ -77,6 +77,8 @@ impl defmt::Format for ShareFetchRequest<'_> {
     }
 }
 
+impl rt::Sealed for ShareFetchRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::opt_str(c, true, true, "group_id")?;
@@ -299,6 +301,8 @@ impl defmt::Format for FetchTopic<'_> {
     }
 }
 
+impl rt::Sealed for FetchTopic<'_> {}
+
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
@@ -408,6 +412,8 @@ impl defmt::Format for ForgottenTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for ForgottenTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
@@ -526,6 +532,8 @@ impl defmt::Format for FetchPartition<'_> {
         defmt::write!(f, "FetchPartition {{ partition_index: {=i32}, partition_max_bytes: {=i32}, acknowledgement_batches: {}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_max_bytes, self.acknowledgement_batches, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for FetchPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
@@ -691,6 +699,8 @@ impl defmt::Format for AcknowledgementBatch<'_> {
         defmt::write!(f, "AcknowledgementBatch {{ first_offset: {=i64}, last_offset: {=i64}, acknowledge_types: {}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.acknowledge_types, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AcknowledgementBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
@@ -1369,6 +1379,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareFetchRequest {}
+
     impl rt::OwnedStruct for ShareFetchRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
@@ -1472,6 +1484,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for FetchTopic {}
+
     impl rt::OwnedStruct for FetchTopic {
         const INLINE: bool = true;
 
@@ -1524,6 +1538,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ForgottenTopic {}
 
     impl rt::OwnedStruct for ForgottenTopic {
         const INLINE: bool = true;
@@ -1581,6 +1597,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for FetchPartition {}
 
     impl rt::OwnedStruct for FetchPartition {
         const INLINE: bool = true;
@@ -1661,6 +1679,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AcknowledgementBatch {}
 
     impl rt::OwnedStruct for AcknowledgementBatch {
         const INLINE: bool = true;

@@ -58,6 +58,8 @@ impl defmt::Format for ShareFetchResponse<'_> {
     }
 }
 
+impl rt::Sealed for ShareFetchResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -192,6 +194,8 @@ impl defmt::Format for ShareFetchableTopicResponse<'_> {
     }
 }
 
+impl rt::Sealed for ShareFetchableTopicResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
@@ -309,6 +313,8 @@ impl defmt::Format for NodeEndpoint<'_> {
         );
     }
 }
+
+impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
@@ -453,6 +459,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, acknowledge_error_code: {=i16}, acknowledge_error_message: {}, current_leader: {}, records: {}, acquired_records: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.acknowledge_error_code, rt::defmt_fmt::OptStr(self.acknowledge_error_message), self.current_leader, self.records, self.acquired_records, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -675,6 +683,8 @@ impl defmt::Format for LeaderIdAndEpoch<'_> {
     }
 }
 
+impl rt::Sealed for LeaderIdAndEpoch<'_> {}
+
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -803,6 +813,8 @@ impl defmt::Format for AcquiredRecords<'_> {
         defmt::write!(f, "AcquiredRecords {{ first_offset: {=i64}, last_offset: {=i64}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_count, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for AcquiredRecords<'_> {}
 
 impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
     #[inline]
@@ -1496,6 +1508,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareFetchResponse {}
+
     impl rt::OwnedStruct for ShareFetchResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -1565,6 +1579,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareFetchableTopicResponse {}
+
     impl rt::OwnedStruct for ShareFetchableTopicResponse {
         const INLINE: bool = true;
 
@@ -1625,6 +1641,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
         const INLINE: bool = true;
@@ -1705,6 +1723,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;
@@ -1815,6 +1835,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for LeaderIdAndEpoch {}
+
     impl rt::OwnedStruct for LeaderIdAndEpoch {
         const INLINE: bool = true;
 
@@ -1880,6 +1902,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AcquiredRecords {}
 
     impl rt::OwnedStruct for AcquiredRecords {
         const INLINE: bool = true;

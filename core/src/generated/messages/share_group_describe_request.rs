@@ -47,6 +47,8 @@ impl defmt::Format for ShareGroupDescribeRequest<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupDescribeRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -204,6 +206,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupDescribeRequest {}
 
     impl rt::OwnedStruct for ShareGroupDescribeRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -52,6 +52,8 @@ impl defmt::Format for ShareGroupDescribeResponse<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupDescribeResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -151,6 +153,8 @@ impl defmt::Format for DescribedGroup<'_> {
         defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, assignor_name: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.assignor_name, self.members, self.authorized_operations, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -340,6 +344,8 @@ impl defmt::Format for Member<'_> {
     }
 }
 
+impl rt::Sealed for Member<'_> {}
+
 impl<'a> rt::Struct<'a> for Member<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
@@ -513,6 +519,8 @@ impl defmt::Format for Assignment<'_> {
     }
 }
 
+impl rt::Sealed for Assignment<'_> {}
+
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -645,6 +653,8 @@ impl defmt::Format for TopicPartitions<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
@@ -1272,6 +1282,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareGroupDescribeResponse {}
+
     impl rt::OwnedStruct for ShareGroupDescribeResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -1349,6 +1361,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribedGroup {}
 
     impl rt::OwnedStruct for DescribedGroup {
         const INLINE: bool = true;
@@ -1443,6 +1457,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Member {}
+
     impl rt::OwnedStruct for Member {
         const INLINE: bool = true;
 
@@ -1513,6 +1529,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Assignment {}
+
     impl rt::OwnedStruct for Assignment {
         const INLINE: bool = true;
 
@@ -1579,6 +1597,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
         const INLINE: bool = true;

@@ -56,6 +56,8 @@ impl defmt::Format for ShareGroupHeartbeatRequest<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupHeartbeatRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -302,6 +304,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ShareGroupHeartbeatRequest {}
 
     impl rt::OwnedStruct for ShareGroupHeartbeatRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

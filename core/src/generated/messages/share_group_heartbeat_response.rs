@@ -61,6 +61,8 @@ impl defmt::Format for ShareGroupHeartbeatResponse<'_> {
     }
 }
 
+impl rt::Sealed for ShareGroupHeartbeatResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -187,6 +189,8 @@ impl defmt::Format for Assignment<'_> {
     }
 }
 
+impl rt::Sealed for Assignment<'_> {}
+
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -293,6 +297,8 @@ impl defmt::Format for TopicPartitions<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
@@ -665,6 +671,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ShareGroupHeartbeatResponse {}
+
     impl rt::OwnedStruct for ShareGroupHeartbeatResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
@@ -722,6 +730,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Assignment {}
+
     impl rt::OwnedStruct for Assignment {
         const INLINE: bool = true;
 
@@ -773,6 +783,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
         const INLINE: bool = true;

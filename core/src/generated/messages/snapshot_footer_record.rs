@@ -47,6 +47,8 @@ impl defmt::Format for SnapshotFooterRecord<'_> {
     }
 }
 
+impl rt::Sealed for SnapshotFooterRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for SnapshotFooterRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -173,6 +175,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SnapshotFooterRecord {}
 
     impl rt::OwnedStruct for SnapshotFooterRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -45,6 +45,8 @@ impl defmt::Format for SnapshotHeaderRecord<'_> {
     }
 }
 
+impl rt::Sealed for SnapshotHeaderRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -208,6 +210,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SnapshotHeaderRecord {}
 
     impl rt::OwnedStruct for SnapshotHeaderRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -65,6 +65,8 @@ impl defmt::Format for StopReplicaRequest<'_> {
     }
 }
 
+impl rt::Sealed for StopReplicaRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
@@ -299,6 +301,8 @@ impl defmt::Format for StopReplicaPartitionV0<'_> {
     }
 }
 
+impl rt::Sealed for StopReplicaPartitionV0<'_> {}
+
 impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -477,6 +481,8 @@ impl defmt::Format for StopReplicaTopicV1<'_> {
     }
 }
 
+impl rt::Sealed for StopReplicaTopicV1<'_> {}
+
 impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -648,6 +654,8 @@ impl defmt::Format for StopReplicaTopicState<'_> {
         );
     }
 }
+
+impl rt::Sealed for StopReplicaTopicState<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
@@ -831,6 +839,8 @@ impl defmt::Format for StopReplicaPartitionState<'_> {
         defmt::write!(f, "StopReplicaPartitionState {{ partition_index: {=i32}, leader_epoch: {=i32}, delete_partition: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_epoch, self.delete_partition, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for StopReplicaPartitionState<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
@@ -1463,6 +1473,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StopReplicaRequest {}
+
     impl rt::OwnedStruct for StopReplicaRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
@@ -1586,6 +1598,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StopReplicaPartitionV0 {}
+
     impl rt::OwnedStruct for StopReplicaPartitionV0 {
         const INLINE: bool = true;
 
@@ -1678,6 +1692,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StopReplicaTopicV1 {}
+
     impl rt::OwnedStruct for StopReplicaTopicV1 {
         const INLINE: bool = true;
 
@@ -1759,6 +1775,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StopReplicaTopicState {}
 
     impl rt::OwnedStruct for StopReplicaTopicState {
         const INLINE: bool = true;
@@ -1845,6 +1863,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StopReplicaPartitionState {}
 
     impl rt::OwnedStruct for StopReplicaPartitionState {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for StopReplicaResponse<'_> {
     }
 }
 
+impl rt::Sealed for StopReplicaResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -157,6 +159,8 @@ impl defmt::Format for StopReplicaPartitionError<'_> {
         defmt::write!(f, "StopReplicaPartitionError {{ topic_name: \"{=str}\", partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for StopReplicaPartitionError<'_> {}
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[inline]
@@ -449,6 +453,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StopReplicaResponse {}
+
     impl rt::OwnedStruct for StopReplicaResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
@@ -510,6 +516,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StopReplicaPartitionError {}
 
     impl rt::OwnedStruct for StopReplicaPartitionError {
         const INLINE: bool = true;

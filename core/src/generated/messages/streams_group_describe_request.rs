@@ -49,6 +49,8 @@ impl defmt::Format for StreamsGroupDescribeRequest<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupDescribeRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -255,6 +257,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StreamsGroupDescribeRequest {}
 
     impl rt::OwnedStruct for StreamsGroupDescribeRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

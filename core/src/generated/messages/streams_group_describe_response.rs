@@ -51,6 +51,8 @@ impl defmt::Format for StreamsGroupDescribeResponse<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupDescribeResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -159,6 +161,8 @@ impl defmt::Format for DescribedGroup<'_> {
         defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, topology: {}, members: {}, authorized_operations: {=i32}, topology_description: {}, topology_description_status: {=i8}, assignor_name: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.topology, self.members, self.authorized_operations, self.topology_description, self.topology_description_status, rt::defmt_fmt::OptStr(self.assignor_name), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for DescribedGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -427,6 +431,8 @@ impl defmt::Format for Topology<'_> {
     }
 }
 
+impl rt::Sealed for Topology<'_> {}
+
 impl<'a> rt::Struct<'a> for Topology<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
@@ -578,6 +584,8 @@ impl defmt::Format for Member<'_> {
         defmt::write!(f, "Member {{ member_id: \"{=str}\", member_epoch: {=i32}, instance_id: {}, rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", topology_epoch: {=i32}, process_id: \"{=str}\", user_endpoint: {}, client_tags: {}, task_offsets: {}, task_end_offsets: {}, assignment: {}, target_assignment: {}, is_classic: {=bool}, unknown_tagged_fields: {} }}", self.member_id, self.member_epoch, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.topology_epoch, self.process_id, self.user_endpoint, self.client_tags, self.task_offsets, self.task_end_offsets, self.assignment, self.target_assignment, self.is_classic, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for Member<'_> {}
 
 impl<'a> rt::Struct<'a> for Member<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -849,6 +857,8 @@ impl defmt::Format for TopologyDescription<'_> {
     }
 }
 
+impl rt::Sealed for TopologyDescription<'_> {}
+
 impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopologies = if v >= 1 {
@@ -1057,6 +1067,8 @@ impl defmt::Format for Subtopology<'_> {
         defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, repartition_sink_topics: {}, state_changelog_topics: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.repartition_sink_topics, self.state_changelog_topics, self.repartition_source_topics, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for Subtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -1311,6 +1323,8 @@ impl defmt::Format for Endpoint<'_> {
     }
 }
 
+impl rt::Sealed for Endpoint<'_> {}
+
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -1426,6 +1440,8 @@ impl defmt::Format for KeyValue<'_> {
         );
     }
 }
+
+impl rt::Sealed for KeyValue<'_> {}
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
@@ -1547,6 +1563,8 @@ impl defmt::Format for TaskOffset<'_> {
         );
     }
 }
+
+impl rt::Sealed for TaskOffset<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     #[inline]
@@ -1701,6 +1719,8 @@ impl defmt::Format for Assignment<'_> {
         );
     }
 }
+
+impl rt::Sealed for Assignment<'_> {}
 
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
@@ -1885,6 +1905,8 @@ impl defmt::Format for TopologyDescriptionSubtopology<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopologyDescriptionSubtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
@@ -2090,6 +2112,8 @@ impl defmt::Format for TopologyDescriptionGlobalStore<'_> {
     }
 }
 
+impl rt::Sealed for TopologyDescriptionGlobalStore<'_> {}
+
 impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -2280,6 +2304,8 @@ impl defmt::Format for TopicInfo<'_> {
         defmt::write!(f, "TopicInfo {{ name: \"{=str}\", partitions: {=i32}, replication_factor: {=i16}, topic_configs: {}, unknown_tagged_fields: {} }}", self.name, self.partitions, self.replication_factor, self.topic_configs, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TopicInfo<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
@@ -2531,6 +2557,8 @@ impl defmt::Format for TaskIds<'_> {
     }
 }
 
+impl rt::Sealed for TaskIds<'_> {}
+
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -2687,6 +2715,8 @@ impl defmt::Format for TopologyDescriptionNode<'_> {
         defmt::write!(f, "TopologyDescriptionNode {{ name: \"{=str}\", node_type: {=i8}, source_topics: {}, sink_topic: {}, stores: {}, successors: {}, unknown_tagged_fields: {} }}", self.name, self.node_type, self.source_topics, rt::defmt_fmt::OptStr(self.sink_topic), self.stores, self.successors, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TopologyDescriptionNode<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
@@ -5416,6 +5446,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StreamsGroupDescribeResponse {}
+
     impl rt::OwnedStruct for StreamsGroupDescribeResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -5505,6 +5537,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DescribedGroup {}
 
     impl rt::OwnedStruct for DescribedGroup {
         const INLINE: bool = true;
@@ -5608,6 +5642,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Topology {}
 
     impl rt::OwnedStruct for Topology {
         const INLINE: bool = true;
@@ -5727,6 +5763,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Member {}
+
     impl rt::OwnedStruct for Member {
         const INLINE: bool = true;
 
@@ -5832,6 +5870,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopologyDescription {}
 
     impl rt::OwnedStruct for TopologyDescription {
         const INLINE: bool = true;
@@ -5940,6 +5980,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Subtopology {}
 
     impl rt::OwnedStruct for Subtopology {
         const INLINE: bool = true;
@@ -6061,6 +6103,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Endpoint {}
+
     impl rt::OwnedStruct for Endpoint {
         const INLINE: bool = true;
 
@@ -6121,6 +6165,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for KeyValue {}
+
     impl rt::OwnedStruct for KeyValue {
         const INLINE: bool = true;
 
@@ -6178,6 +6224,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TaskOffset {}
 
     impl rt::OwnedStruct for TaskOffset {
         const INLINE: bool = true;
@@ -6254,6 +6302,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Assignment {}
 
     impl rt::OwnedStruct for Assignment {
         const INLINE: bool = true;
@@ -6352,6 +6402,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopologyDescriptionSubtopology {}
 
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
         const INLINE: bool = true;
@@ -6454,6 +6506,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopologyDescriptionGlobalStore {}
+
     impl rt::OwnedStruct for TopologyDescriptionGlobalStore {
         const INLINE: bool = true;
 
@@ -6554,6 +6608,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicInfo {}
+
     impl rt::OwnedStruct for TopicInfo {
         const INLINE: bool = true;
 
@@ -6638,6 +6694,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TaskIds {}
 
     impl rt::OwnedStruct for TaskIds {
         const INLINE: bool = true;
@@ -6727,6 +6785,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopologyDescriptionNode {}
 
     impl rt::OwnedStruct for TopologyDescriptionNode {
         const INLINE: bool = true;

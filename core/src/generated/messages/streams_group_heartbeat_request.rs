@@ -91,6 +91,8 @@ impl defmt::Format for StreamsGroupHeartbeatRequest<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupHeartbeatRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
@@ -300,6 +302,8 @@ impl defmt::Format for Topology<'_> {
     }
 }
 
+impl rt::Sealed for Topology<'_> {}
+
 impl<'a> rt::Struct<'a> for Topology<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "topology.epoch")?;
@@ -409,6 +413,8 @@ impl defmt::Format for TaskIds<'_> {
         );
     }
 }
+
+impl rt::Sealed for TaskIds<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
@@ -532,6 +538,8 @@ impl defmt::Format for Endpoint<'_> {
     }
 }
 
+impl rt::Sealed for Endpoint<'_> {}
+
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -644,6 +652,8 @@ impl defmt::Format for KeyValue<'_> {
         );
     }
 }
+
+impl rt::Sealed for KeyValue<'_> {}
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
@@ -765,6 +775,8 @@ impl defmt::Format for TaskOffset<'_> {
         );
     }
 }
+
+impl rt::Sealed for TaskOffset<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     #[inline]
@@ -909,6 +921,8 @@ impl defmt::Format for Subtopology<'_> {
         defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, source_topic_regex: {}, state_changelog_topics: {}, repartition_sink_topics: {}, repartition_source_topics: {}, copartition_groups: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.source_topic_regex, self.state_changelog_topics, self.repartition_sink_topics, self.repartition_source_topics, self.copartition_groups, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for Subtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -1173,6 +1187,8 @@ impl defmt::Format for TopicInfo<'_> {
     }
 }
 
+impl rt::Sealed for TopicInfo<'_> {}
+
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -1389,6 +1405,8 @@ impl defmt::Format for CopartitionGroup<'_> {
         defmt::write!(f, "CopartitionGroup {{ source_topics: {}, source_topic_regex: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.source_topics, self.source_topic_regex, self.repartition_source_topics, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for CopartitionGroup<'_> {}
 
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
@@ -2921,6 +2939,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StreamsGroupHeartbeatRequest {}
+
     impl rt::OwnedStruct for StreamsGroupHeartbeatRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 13;
@@ -3016,6 +3036,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Topology {}
+
     impl rt::OwnedStruct for Topology {
         const INLINE: bool = true;
 
@@ -3068,6 +3090,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TaskIds {}
 
     impl rt::OwnedStruct for TaskIds {
         const INLINE: bool = true;
@@ -3122,6 +3146,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Endpoint {}
 
     impl rt::OwnedStruct for Endpoint {
         const INLINE: bool = true;
@@ -3183,6 +3209,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for KeyValue {}
+
     impl rt::OwnedStruct for KeyValue {
         const INLINE: bool = true;
 
@@ -3240,6 +3268,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TaskOffset {}
 
     impl rt::OwnedStruct for TaskOffset {
         const INLINE: bool = true;
@@ -3324,6 +3354,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Subtopology {}
 
     impl rt::OwnedStruct for Subtopology {
         const INLINE: bool = true;
@@ -3464,6 +3496,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicInfo {}
+
     impl rt::OwnedStruct for TopicInfo {
         const INLINE: bool = true;
 
@@ -3552,6 +3586,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CopartitionGroup {}
 
     impl rt::OwnedStruct for CopartitionGroup {
         const INLINE: bool = true;

@@ -87,6 +87,8 @@ impl defmt::Format for StreamsGroupHeartbeatResponse<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupHeartbeatResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
@@ -363,6 +365,8 @@ impl defmt::Format for Status<'_> {
     }
 }
 
+impl rt::Sealed for Status<'_> {}
+
 impl<'a> rt::Struct<'a> for Status<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -470,6 +474,8 @@ impl defmt::Format for TaskIds<'_> {
         );
     }
 }
+
+impl rt::Sealed for TaskIds<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
@@ -589,6 +595,8 @@ impl defmt::Format for EndpointToPartitions<'_> {
         defmt::write!(f, "EndpointToPartitions {{ user_endpoint: {}, active_partitions: {}, standby_partitions: {}, unknown_tagged_fields: {} }}", self.user_endpoint, self.active_partitions, self.standby_partitions, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for EndpointToPartitions<'_> {}
 
 impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     #[inline]
@@ -774,6 +782,8 @@ impl defmt::Format for Endpoint<'_> {
     }
 }
 
+impl rt::Sealed for Endpoint<'_> {}
+
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -894,6 +904,8 @@ impl defmt::Format for TopicPartition<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
@@ -1843,6 +1855,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StreamsGroupHeartbeatResponse {}
+
     impl rt::OwnedStruct for StreamsGroupHeartbeatResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 22;
@@ -1963,6 +1977,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Status {}
+
     impl rt::OwnedStruct for Status {
         const INLINE: bool = true;
 
@@ -2015,6 +2031,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TaskIds {}
 
     impl rt::OwnedStruct for TaskIds {
         const INLINE: bool = true;
@@ -2073,6 +2091,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EndpointToPartitions {}
 
     impl rt::OwnedStruct for EndpointToPartitions {
         const INLINE: bool = true;
@@ -2158,6 +2178,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Endpoint {}
+
     impl rt::OwnedStruct for Endpoint {
         const INLINE: bool = true;
 
@@ -2217,6 +2239,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicPartition {}
 
     impl rt::OwnedStruct for TopicPartition {
         const INLINE: bool = true;

@@ -52,6 +52,8 @@ impl defmt::Format for StreamsGroupTopologyDescriptionUpdateRequest<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupTopologyDescriptionUpdateRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
@@ -147,6 +149,8 @@ impl defmt::Format for TopologyDescription<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopologyDescription<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescription<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -285,6 +289,8 @@ impl defmt::Format for TopologyDescriptionSubtopology<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopologyDescriptionSubtopology<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionSubtopology<'a> {
     #[inline]
@@ -427,6 +433,8 @@ impl defmt::Format for TopologyDescriptionGlobalStore<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopologyDescriptionGlobalStore<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionGlobalStore<'a> {
     #[inline]
@@ -571,6 +579,8 @@ impl defmt::Format for TopologyDescriptionNode<'_> {
         defmt::write!(f, "TopologyDescriptionNode {{ name: \"{=str}\", node_type: {=i8}, source_topics: {}, sink_topic: {}, stores: {}, successors: {}, unknown_tagged_fields: {} }}", self.name, self.node_type, self.source_topics, rt::defmt_fmt::OptStr(self.sink_topic), self.stores, self.successors, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TopologyDescriptionNode<'_> {}
 
 impl<'a> rt::Struct<'a> for TopologyDescriptionNode<'a> {
     #[inline]
@@ -1466,6 +1476,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for StreamsGroupTopologyDescriptionUpdateRequest {}
+
     impl rt::OwnedStruct for StreamsGroupTopologyDescriptionUpdateRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -1520,6 +1532,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopologyDescription {}
+
     impl rt::OwnedStruct for TopologyDescription {
         const INLINE: bool = true;
 
@@ -1573,6 +1587,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopologyDescriptionSubtopology {}
 
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
         const INLINE: bool = true;
@@ -1635,6 +1651,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopologyDescriptionGlobalStore {}
 
     impl rt::OwnedStruct for TopologyDescriptionGlobalStore {
         const INLINE: bool = true;
@@ -1713,6 +1731,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopologyDescriptionNode {}
 
     impl rt::OwnedStruct for TopologyDescriptionNode {
         const INLINE: bool = true;

@@ -48,6 +48,8 @@ impl defmt::Format for StreamsGroupTopologyDescriptionUpdateResponse<'_> {
     }
 }
 
+impl rt::Sealed for StreamsGroupTopologyDescriptionUpdateResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyDescriptionUpdateResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -236,6 +238,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StreamsGroupTopologyDescriptionUpdateResponse {}
 
     impl rt::OwnedStruct for StreamsGroupTopologyDescriptionUpdateResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

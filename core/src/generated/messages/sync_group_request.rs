@@ -61,6 +61,8 @@ impl defmt::Format for SyncGroupRequest<'_> {
     }
 }
 
+impl rt::Sealed for SyncGroupRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -239,6 +241,8 @@ impl defmt::Format for SyncGroupRequestAssignment<'_> {
         );
     }
 }
+
+impl rt::Sealed for SyncGroupRequestAssignment<'_> {}
 
 impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[inline]
@@ -598,6 +602,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for SyncGroupRequest {}
+
     impl rt::OwnedStruct for SyncGroupRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -683,6 +689,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SyncGroupRequestAssignment {}
 
     impl rt::OwnedStruct for SyncGroupRequestAssignment {
         const INLINE: bool = true;

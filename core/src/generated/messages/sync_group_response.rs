@@ -54,6 +54,8 @@ impl defmt::Format for SyncGroupResponse<'_> {
     }
 }
 
+impl rt::Sealed for SyncGroupResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -340,6 +342,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SyncGroupResponse {}
 
     impl rt::OwnedStruct for SyncGroupResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

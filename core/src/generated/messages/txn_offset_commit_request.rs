@@ -64,6 +64,8 @@ impl defmt::Format for TxnOffsetCommitRequest<'_> {
     }
 }
 
+impl rt::Sealed for TxnOffsetCommitRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
@@ -254,6 +256,8 @@ impl defmt::Format for TxnOffsetCommitRequestTopic<'_> {
     }
 }
 
+impl rt::Sealed for TxnOffsetCommitRequestTopic<'_> {}
+
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -420,6 +424,8 @@ impl defmt::Format for TxnOffsetCommitRequestPartition<'_> {
         defmt::write!(f, "TxnOffsetCommitRequestPartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, committed_metadata: {}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.committed_metadata), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TxnOffsetCommitRequestPartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[inline]
@@ -955,6 +961,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TxnOffsetCommitRequest {}
+
     impl rt::OwnedStruct for TxnOffsetCommitRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 10;
@@ -1060,6 +1068,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TxnOffsetCommitRequestTopic {}
+
     impl rt::OwnedStruct for TxnOffsetCommitRequestTopic {
         const INLINE: bool = true;
 
@@ -1139,6 +1149,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TxnOffsetCommitRequestPartition {}
 
     impl rt::OwnedStruct for TxnOffsetCommitRequestPartition {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for TxnOffsetCommitResponse<'_> {
     }
 }
 
+impl rt::Sealed for TxnOffsetCommitResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -146,6 +148,8 @@ impl defmt::Format for TxnOffsetCommitResponseTopic<'_> {
         defmt::write!(f, "TxnOffsetCommitResponseTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TxnOffsetCommitResponseTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
     #[inline]
@@ -307,6 +311,8 @@ impl defmt::Format for TxnOffsetCommitResponsePartition<'_> {
         defmt::write!(f, "TxnOffsetCommitResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TxnOffsetCommitResponsePartition<'_> {}
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
     #[inline]
@@ -635,6 +641,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TxnOffsetCommitResponse {}
+
     impl rt::OwnedStruct for TxnOffsetCommitResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -696,6 +704,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TxnOffsetCommitResponseTopic {}
 
     impl rt::OwnedStruct for TxnOffsetCommitResponseTopic {
         const INLINE: bool = true;
@@ -768,6 +778,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TxnOffsetCommitResponsePartition {}
 
     impl rt::OwnedStruct for TxnOffsetCommitResponsePartition {
         const INLINE: bool = true;

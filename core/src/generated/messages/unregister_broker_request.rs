@@ -48,6 +48,8 @@ impl defmt::Format for UnregisterBrokerRequest<'_> {
     }
 }
 
+impl rt::Sealed for UnregisterBrokerRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for UnregisterBrokerRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -174,6 +176,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UnregisterBrokerRequest {}
 
     impl rt::OwnedStruct for UnregisterBrokerRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -48,6 +48,8 @@ impl defmt::Format for UnregisterBrokerResponse<'_> {
     }
 }
 
+impl rt::Sealed for UnregisterBrokerResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for UnregisterBrokerResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -236,6 +238,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UnregisterBrokerResponse {}
 
     impl rt::OwnedStruct for UnregisterBrokerResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -48,6 +48,8 @@ impl defmt::Format for UnregisterControllerRequest<'_> {
     }
 }
 
+impl rt::Sealed for UnregisterControllerRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for UnregisterControllerRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -174,6 +176,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UnregisterControllerRequest {}
 
     impl rt::OwnedStruct for UnregisterControllerRequest {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -48,6 +48,8 @@ impl defmt::Format for UnregisterControllerResponse<'_> {
     }
 }
 
+impl rt::Sealed for UnregisterControllerResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for UnregisterControllerResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -236,6 +238,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UnregisterControllerResponse {}
 
     impl rt::OwnedStruct for UnregisterControllerResponse {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

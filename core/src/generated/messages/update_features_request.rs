@@ -49,6 +49,8 @@ impl defmt::Format for UpdateFeaturesRequest<'_> {
     }
 }
 
+impl rt::Sealed for UpdateFeaturesRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -164,6 +166,8 @@ impl defmt::Format for FeatureUpdateKey<'_> {
         defmt::write!(f, "FeatureUpdateKey {{ feature: \"{=str}\", max_version_level: {=i16}, allow_downgrade: {=bool}, upgrade_type: {=i8}, unknown_tagged_fields: {} }}", self.feature, self.max_version_level, self.allow_downgrade, self.upgrade_type, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for FeatureUpdateKey<'_> {}
 
 impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[inline]
@@ -514,6 +518,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for UpdateFeaturesRequest {}
+
     impl rt::OwnedStruct for UpdateFeaturesRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -590,6 +596,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for FeatureUpdateKey {}
 
     impl rt::OwnedStruct for FeatureUpdateKey {
         const INLINE: bool = true;

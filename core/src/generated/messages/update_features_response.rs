@@ -51,6 +51,8 @@ impl defmt::Format for UpdateFeaturesResponse<'_> {
     }
 }
 
+impl rt::Sealed for UpdateFeaturesResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -164,6 +166,8 @@ impl defmt::Format for UpdatableFeatureResult<'_> {
         defmt::write!(f, "UpdatableFeatureResult {{ feature: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.feature, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for UpdatableFeatureResult<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
     #[inline]
@@ -460,6 +464,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for UpdateFeaturesResponse {}
+
     impl rt::OwnedStruct for UpdateFeaturesResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -522,6 +528,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UpdatableFeatureResult {}
 
     impl rt::OwnedStruct for UpdatableFeatureResult {
         const INLINE: bool = true;

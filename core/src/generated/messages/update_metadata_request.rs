@@ -65,6 +65,8 @@ impl defmt::Format for UpdateMetadataRequest<'_> {
     }
 }
 
+impl rt::Sealed for UpdateMetadataRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
@@ -352,6 +354,8 @@ impl defmt::Format for UpdateMetadataPartitionState<'_> {
     }
 }
 
+impl rt::Sealed for UpdateMetadataPartitionState<'_> {}
+
 impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -620,6 +624,8 @@ impl defmt::Format for UpdateMetadataTopicState<'_> {
     }
 }
 
+impl rt::Sealed for UpdateMetadataTopicState<'_> {}
+
 impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -838,6 +844,8 @@ impl defmt::Format for UpdateMetadataBroker<'_> {
         defmt::write!(f, "UpdateMetadataBroker {{ id: {=i32}, v0_host: \"{=str}\", v0_port: {=i32}, endpoints: {}, rack: {}, unknown_tagged_fields: {} }}", self.id, self.v0_host, self.v0_port, self.endpoints, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for UpdateMetadataBroker<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[inline]
@@ -1060,6 +1068,8 @@ impl defmt::Format for UpdateMetadataEndpoint<'_> {
         defmt::write!(f, "UpdateMetadataEndpoint {{ port: {=i32}, host: \"{=str}\", listener: \"{=str}\", security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.port, self.host, self.listener, self.security_protocol, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for UpdateMetadataEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[inline]
@@ -2114,6 +2124,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for UpdateMetadataRequest {}
+
     impl rt::OwnedStruct for UpdateMetadataRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
@@ -2277,6 +2289,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for UpdateMetadataPartitionState {}
+
     impl rt::OwnedStruct for UpdateMetadataPartitionState {
         const INLINE: bool = true;
 
@@ -2377,6 +2391,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UpdateMetadataTopicState {}
 
     impl rt::OwnedStruct for UpdateMetadataTopicState {
         const INLINE: bool = true;
@@ -2481,6 +2497,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for UpdateMetadataBroker {}
+
     impl rt::OwnedStruct for UpdateMetadataBroker {
         const INLINE: bool = true;
 
@@ -2571,6 +2589,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UpdateMetadataEndpoint {}
 
     impl rt::OwnedStruct for UpdateMetadataEndpoint {
         const INLINE: bool = true;

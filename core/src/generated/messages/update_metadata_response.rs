@@ -48,6 +48,8 @@ impl defmt::Format for UpdateMetadataResponse<'_> {
     }
 }
 
+impl rt::Sealed for UpdateMetadataResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -188,6 +190,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UpdateMetadataResponse {}
 
     impl rt::OwnedStruct for UpdateMetadataResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

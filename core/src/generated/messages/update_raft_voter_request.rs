@@ -58,6 +58,8 @@ impl defmt::Format for UpdateRaftVoterRequest<'_> {
     }
 }
 
+impl rt::Sealed for UpdateRaftVoterRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -177,6 +179,8 @@ impl defmt::Format for Listener<'_> {
     }
 }
 
+impl rt::Sealed for Listener<'_> {}
+
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -288,6 +292,8 @@ impl defmt::Format for KRaftVersionFeature<'_> {
         defmt::write!(f, "KRaftVersionFeature {{ min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for KRaftVersionFeature<'_> {}
 
 impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     #[inline]
@@ -688,6 +694,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for UpdateRaftVoterRequest {}
+
     impl rt::OwnedStruct for UpdateRaftVoterRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 24;
@@ -750,6 +758,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Listener {}
+
     impl rt::OwnedStruct for Listener {
         const INLINE: bool = true;
 
@@ -811,6 +821,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for KRaftVersionFeature {}
 
     impl rt::OwnedStruct for KRaftVersionFeature {
         const INLINE: bool = true;

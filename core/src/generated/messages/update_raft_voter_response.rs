@@ -48,6 +48,8 @@ impl defmt::Format for UpdateRaftVoterResponse<'_> {
     }
 }
 
+impl rt::Sealed for UpdateRaftVoterResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -197,6 +199,8 @@ impl defmt::Format for CurrentLeader<'_> {
         defmt::write!(f, "CurrentLeader {{ leader_id: {=i32}, leader_epoch: {=i32}, host: \"{=str}\", port: {=i32}, unknown_tagged_fields: {} }}", self.leader_id, self.leader_epoch, self.host, self.port, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for CurrentLeader<'_> {}
 
 impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
     #[inline]
@@ -514,6 +518,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for UpdateRaftVoterResponse {}
+
     impl rt::OwnedStruct for UpdateRaftVoterResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
@@ -591,6 +597,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for CurrentLeader {}
 
     impl rt::OwnedStruct for CurrentLeader {
         const INLINE: bool = true;

@@ -56,6 +56,8 @@ impl defmt::Format for VoteRequest<'_> {
     }
 }
 
+impl rt::Sealed for VoteRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for VoteRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
@@ -152,6 +154,8 @@ impl defmt::Format for TopicData<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicData<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
@@ -281,6 +285,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, replica_epoch: {=i32}, replica_id: {=i32}, replica_directory_id: {}, voter_directory_id: {}, last_offset_epoch: {=i32}, last_offset: {=i64}, pre_vote: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.replica_epoch, self.replica_id, rt::defmt_fmt::UuidFmt(self.replica_directory_id), rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.last_offset_epoch, self.last_offset, self.pre_vote, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -823,6 +829,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for VoteRequest {}
+
     impl rt::OwnedStruct for VoteRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -879,6 +887,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
@@ -957,6 +967,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

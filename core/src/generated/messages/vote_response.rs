@@ -55,6 +55,8 @@ impl defmt::Format for VoteResponse<'_> {
     }
 }
 
+impl rt::Sealed for VoteResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for VoteResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
@@ -211,6 +213,8 @@ impl defmt::Format for TopicData<'_> {
     }
 }
 
+impl rt::Sealed for TopicData<'_> {}
+
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -331,6 +335,8 @@ impl defmt::Format for NodeEndpoint<'_> {
         );
     }
 }
+
+impl rt::Sealed for NodeEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
@@ -518,6 +524,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, leader_id: {=i32}, leader_epoch: {=i32}, vote_granted: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.leader_id, self.leader_epoch, self.vote_granted, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -975,6 +983,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for VoteResponse {}
+
     impl rt::OwnedStruct for VoteResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
@@ -1050,6 +1060,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TopicData {}
+
     impl rt::OwnedStruct for TopicData {
         const INLINE: bool = true;
 
@@ -1107,6 +1119,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
         const INLINE: bool = true;
@@ -1212,6 +1226,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;

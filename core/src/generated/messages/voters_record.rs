@@ -51,6 +51,8 @@ impl defmt::Format for VotersRecord<'_> {
     }
 }
 
+impl rt::Sealed for VotersRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let version = rt::read::i16(c, "version")?;
@@ -135,6 +137,8 @@ impl defmt::Format for Voter<'_> {
         defmt::write!(f, "Voter {{ voter_id: {=i32}, voter_directory_id: {}, endpoints: {}, k_raft_version_feature: {}, unknown_tagged_fields: {} }}", self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.endpoints, self.k_raft_version_feature, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for Voter<'_> {}
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
@@ -281,6 +285,8 @@ impl defmt::Format for Endpoint<'_> {
     }
 }
 
+impl rt::Sealed for Endpoint<'_> {}
+
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -400,6 +406,8 @@ impl defmt::Format for KRaftVersionFeature<'_> {
         defmt::write!(f, "KRaftVersionFeature {{ min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for KRaftVersionFeature<'_> {}
 
 impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     #[inline]
@@ -802,6 +810,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for VotersRecord {}
+
     impl rt::OwnedStruct for VotersRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
@@ -859,6 +869,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Voter {}
 
     impl rt::OwnedStruct for Voter {
         const INLINE: bool = true;
@@ -922,6 +934,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for Endpoint {}
+
     impl rt::OwnedStruct for Endpoint {
         const INLINE: bool = true;
 
@@ -983,6 +997,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for KRaftVersionFeature {}
 
     impl rt::OwnedStruct for KRaftVersionFeature {
         const INLINE: bool = true;

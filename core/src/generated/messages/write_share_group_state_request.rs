@@ -52,6 +52,8 @@ impl defmt::Format for WriteShareGroupStateRequest<'_> {
     }
 }
 
+impl rt::Sealed for WriteShareGroupStateRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
@@ -137,6 +139,8 @@ impl defmt::Format for WriteStateData<'_> {
         );
     }
 }
+
+impl rt::Sealed for WriteStateData<'_> {}
 
 impl<'a> rt::Struct<'a> for WriteStateData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -253,6 +257,8 @@ impl defmt::Format for PartitionData<'_> {
         defmt::write!(f, "PartitionData {{ partition: {=i32}, state_epoch: {=i32}, leader_epoch: {=i32}, start_offset: {=i64}, delivery_complete_count: {=i32}, state_batches: {}, unknown_tagged_fields: {} }}", self.partition, self.state_epoch, self.leader_epoch, self.start_offset, self.delivery_complete_count, self.state_batches, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for PartitionData<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
@@ -441,6 +447,8 @@ impl defmt::Format for StateBatch<'_> {
         defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for StateBatch<'_> {}
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
@@ -907,6 +915,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for WriteShareGroupStateRequest {}
+
     impl rt::OwnedStruct for WriteShareGroupStateRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -957,6 +967,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for WriteStateData {}
 
     impl rt::OwnedStruct for WriteStateData {
         const INLINE: bool = true;
@@ -1026,6 +1038,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
         const INLINE: bool = true;
@@ -1101,6 +1115,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StateBatch {}
 
     impl rt::OwnedStruct for StateBatch {
         const INLINE: bool = true;

@@ -49,6 +49,8 @@ impl defmt::Format for WriteTxnMarkersRequest<'_> {
     }
 }
 
+impl rt::Sealed for WriteTxnMarkersRequest<'_> {}
+
 impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let markers = rt::read::array::<WritableTxnMarker<'a>>(c, v >= 1, v, "markers")?;
@@ -149,6 +151,8 @@ impl defmt::Format for WritableTxnMarker<'_> {
         defmt::write!(f, "WritableTxnMarker {{ producer_id: {=i64}, producer_epoch: {=i16}, transaction_result: {=bool}, topics: {}, coordinator_epoch: {=i32}, transaction_version: {=i8}, unknown_tagged_fields: {} }}", self.producer_id, self.producer_epoch, self.transaction_result, self.topics, self.coordinator_epoch, self.transaction_version, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for WritableTxnMarker<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[inline]
@@ -346,6 +350,8 @@ impl defmt::Format for WritableTxnMarkerTopic<'_> {
         );
     }
 }
+
+impl rt::Sealed for WritableTxnMarkerTopic<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[inline]
@@ -706,6 +712,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for WriteTxnMarkersRequest {}
+
     impl rt::OwnedStruct for WriteTxnMarkersRequest {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -778,6 +786,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for WritableTxnMarker {}
 
     impl rt::OwnedStruct for WritableTxnMarker {
         const INLINE: bool = true;
@@ -857,6 +867,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for WritableTxnMarkerTopic {}
 
     impl rt::OwnedStruct for WritableTxnMarkerTopic {
         const INLINE: bool = true;

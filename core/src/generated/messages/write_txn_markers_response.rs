@@ -48,6 +48,8 @@ impl defmt::Format for WriteTxnMarkersResponse<'_> {
     }
 }
 
+impl rt::Sealed for WriteTxnMarkersResponse<'_> {}
+
 impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let markers = rt::read::array::<WritableTxnMarkerResult<'a>>(c, v >= 1, v, "markers")?;
@@ -142,6 +144,8 @@ impl defmt::Format for WritableTxnMarkerResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for WritableTxnMarkerResult<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -270,6 +274,8 @@ impl defmt::Format for WritableTxnMarkerTopicResult<'_> {
         );
     }
 }
+
+impl rt::Sealed for WritableTxnMarkerTopicResult<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[inline]
@@ -411,6 +417,8 @@ impl defmt::Format for WritableTxnMarkerPartitionResult<'_> {
         defmt::write!(f, "WritableTxnMarkerPartitionResult {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for WritableTxnMarkerPartitionResult<'_> {}
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[inline]
@@ -750,6 +758,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for WriteTxnMarkersResponse {}
+
     impl rt::OwnedStruct for WriteTxnMarkersResponse {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -806,6 +816,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for WritableTxnMarkerResult {}
 
     impl rt::OwnedStruct for WritableTxnMarkerResult {
         const INLINE: bool = true;
@@ -868,6 +880,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for WritableTxnMarkerTopicResult {}
+
     impl rt::OwnedStruct for WritableTxnMarkerTopicResult {
         const INLINE: bool = true;
 
@@ -929,6 +943,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for WritableTxnMarkerPartitionResult {}
 
     impl rt::OwnedStruct for WritableTxnMarkerPartitionResult {
         const INLINE: bool = true;

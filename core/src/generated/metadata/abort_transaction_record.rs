@@ -47,6 +47,8 @@ impl defmt::Format for AbortTransactionRecord<'_> {
     }
 }
 
+impl rt::Sealed for AbortTransactionRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -224,6 +226,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AbortTransactionRecord {}
 
     impl rt::OwnedStruct for AbortTransactionRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

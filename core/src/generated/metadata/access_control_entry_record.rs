@@ -63,6 +63,8 @@ impl defmt::Format for AccessControlEntryRecord<'_> {
     }
 }
 
+impl rt::Sealed for AccessControlEntryRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -388,6 +390,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for AccessControlEntryRecord {}
 
     impl rt::OwnedStruct for AccessControlEntryRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -47,6 +47,8 @@ impl defmt::Format for BeginTransactionRecord<'_> {
     }
 }
 
+impl rt::Sealed for BeginTransactionRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -224,6 +226,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for BeginTransactionRecord {}
 
     impl rt::OwnedStruct for BeginTransactionRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -57,6 +57,8 @@ impl defmt::Format for BrokerRegistrationChangeRecord<'_> {
     }
 }
 
+impl rt::Sealed for BrokerRegistrationChangeRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -477,6 +479,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for BrokerRegistrationChangeRecord {}
 
     impl rt::OwnedStruct for BrokerRegistrationChangeRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -47,6 +47,8 @@ impl defmt::Format for ClearElrRecord<'_> {
     }
 }
 
+impl rt::Sealed for ClearElrRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for ClearElrRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -174,6 +176,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ClearElrRecord {}
 
     impl rt::OwnedStruct for ClearElrRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for ClientQuotaRecord<'_> {
     }
 }
 
+impl rt::Sealed for ClientQuotaRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -154,6 +156,8 @@ impl defmt::Format for EntityData<'_> {
         );
     }
 }
+
+impl rt::Sealed for EntityData<'_> {}
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
@@ -427,6 +431,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ClientQuotaRecord {}
+
     impl rt::OwnedStruct for ClientQuotaRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
@@ -489,6 +495,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EntityData {}
 
     impl rt::OwnedStruct for EntityData {
         const INLINE: bool = true;

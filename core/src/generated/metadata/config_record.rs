@@ -51,6 +51,8 @@ impl defmt::Format for ConfigRecord<'_> {
     }
 }
 
+impl rt::Sealed for ConfigRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -254,6 +256,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ConfigRecord {}
 
     impl rt::OwnedStruct for ConfigRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

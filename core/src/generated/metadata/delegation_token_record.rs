@@ -60,6 +60,8 @@ impl defmt::Format for DelegationTokenRecord<'_> {
     }
 }
 
+impl rt::Sealed for DelegationTokenRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -355,6 +357,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for DelegationTokenRecord {}
 
     impl rt::OwnedStruct for DelegationTokenRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -43,6 +43,8 @@ impl defmt::Format for EndTransactionRecord<'_> {
     }
 }
 
+impl rt::Sealed for EndTransactionRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for EndTransactionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -144,6 +146,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for EndTransactionRecord {}
 
     impl rt::OwnedStruct for EndTransactionRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

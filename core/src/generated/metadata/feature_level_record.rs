@@ -51,6 +51,8 @@ impl defmt::Format for FeatureLevelRecord<'_> {
     }
 }
 
+impl rt::Sealed for FeatureLevelRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for FeatureLevelRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -204,6 +206,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for FeatureLevelRecord {}
 
     impl rt::OwnedStruct for FeatureLevelRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for FenceBrokerRecord<'_> {
     }
 }
 
+impl rt::Sealed for FenceBrokerRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for FenceBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -211,6 +213,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for FenceBrokerRecord {}
 
     impl rt::OwnedStruct for FenceBrokerRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -43,6 +43,8 @@ impl defmt::Format for NoOpRecord<'_> {
     }
 }
 
+impl rt::Sealed for NoOpRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for NoOpRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -144,6 +146,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for NoOpRecord {}
 
     impl rt::OwnedStruct for NoOpRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -72,6 +72,8 @@ impl defmt::Format for PartitionChangeRecord<'_> {
     }
 }
 
+impl rt::Sealed for PartitionChangeRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -763,6 +765,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionChangeRecord {}
 
     impl rt::OwnedStruct for PartitionChangeRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -78,6 +78,8 @@ impl defmt::Format for PartitionRecord<'_> {
     }
 }
 
+impl rt::Sealed for PartitionRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -688,6 +690,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionRecord {}
 
     impl rt::OwnedStruct for PartitionRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

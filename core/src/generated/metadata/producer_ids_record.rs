@@ -48,6 +48,8 @@ impl defmt::Format for ProducerIdsRecord<'_> {
     }
 }
 
+impl rt::Sealed for ProducerIdsRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -233,6 +235,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ProducerIdsRecord {}
 
     impl rt::OwnedStruct for ProducerIdsRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -72,6 +72,8 @@ impl defmt::Format for RegisterBrokerRecord<'_> {
     }
 }
 
+impl rt::Sealed for RegisterBrokerRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -348,6 +350,8 @@ impl defmt::Format for BrokerEndpoint<'_> {
     }
 }
 
+impl rt::Sealed for BrokerEndpoint<'_> {}
+
 impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -484,6 +488,8 @@ impl defmt::Format for BrokerFeature<'_> {
         defmt::write!(f, "BrokerFeature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for BrokerFeature<'_> {}
 
 impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
     #[inline]
@@ -1019,6 +1025,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for RegisterBrokerRecord {}
+
     impl rt::OwnedStruct for RegisterBrokerRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 29;
@@ -1174,6 +1182,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for BrokerEndpoint {}
+
     impl rt::OwnedStruct for BrokerEndpoint {
         const INLINE: bool = true;
 
@@ -1243,6 +1253,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for BrokerFeature {}
 
     impl rt::OwnedStruct for BrokerFeature {
         const INLINE: bool = true;

@@ -54,6 +54,8 @@ impl defmt::Format for RegisterControllerRecord<'_> {
     }
 }
 
+impl rt::Sealed for RegisterControllerRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -162,6 +164,8 @@ impl defmt::Format for ControllerEndpoint<'_> {
         defmt::write!(f, "ControllerEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for ControllerEndpoint<'_> {}
 
 impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     #[inline]
@@ -299,6 +303,8 @@ impl defmt::Format for ControllerFeature<'_> {
         defmt::write!(f, "ControllerFeature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for ControllerFeature<'_> {}
 
 impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
     #[inline]
@@ -708,6 +714,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for RegisterControllerRecord {}
+
     impl rt::OwnedStruct for RegisterControllerRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 21;
@@ -771,6 +779,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ControllerEndpoint {}
 
     impl rt::OwnedStruct for ControllerEndpoint {
         const INLINE: bool = true;
@@ -841,6 +851,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ControllerFeature {}
 
     impl rt::OwnedStruct for ControllerFeature {
         const INLINE: bool = true;

@@ -47,6 +47,8 @@ impl defmt::Format for RemoveAccessControlEntryRecord<'_> {
     }
 }
 
+impl rt::Sealed for RemoveAccessControlEntryRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for RemoveAccessControlEntryRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -173,6 +175,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RemoveAccessControlEntryRecord {}
 
     impl rt::OwnedStruct for RemoveAccessControlEntryRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -47,6 +47,8 @@ impl defmt::Format for RemoveDelegationTokenRecord<'_> {
     }
 }
 
+impl rt::Sealed for RemoveDelegationTokenRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for RemoveDelegationTokenRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -174,6 +176,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RemoveDelegationTokenRecord {}
 
     impl rt::OwnedStruct for RemoveDelegationTokenRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

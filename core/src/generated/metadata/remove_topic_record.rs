@@ -47,6 +47,8 @@ impl defmt::Format for RemoveTopicRecord<'_> {
     }
 }
 
+impl rt::Sealed for RemoveTopicRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for RemoveTopicRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -173,6 +175,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RemoveTopicRecord {}
 
     impl rt::OwnedStruct for RemoveTopicRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for RemoveUserScramCredentialRecord<'_> {
     }
 }
 
+impl rt::Sealed for RemoveUserScramCredentialRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -204,6 +206,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RemoveUserScramCredentialRecord {}
 
     impl rt::OwnedStruct for RemoveUserScramCredentialRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

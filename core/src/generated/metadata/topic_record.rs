@@ -51,6 +51,8 @@ impl defmt::Format for TopicRecord<'_> {
     }
 }
 
+impl rt::Sealed for TopicRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for TopicRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -204,6 +206,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicRecord {}
 
     impl rt::OwnedStruct for TopicRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -51,6 +51,8 @@ impl defmt::Format for UnfenceBrokerRecord<'_> {
     }
 }
 
+impl rt::Sealed for UnfenceBrokerRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for UnfenceBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -211,6 +213,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UnfenceBrokerRecord {}
 
     impl rt::OwnedStruct for UnfenceBrokerRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

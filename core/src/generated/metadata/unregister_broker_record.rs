@@ -51,6 +51,8 @@ impl defmt::Format for UnregisterBrokerRecord<'_> {
     }
 }
 
+impl rt::Sealed for UnregisterBrokerRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for UnregisterBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -211,6 +213,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UnregisterBrokerRecord {}
 
     impl rt::OwnedStruct for UnregisterBrokerRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -47,6 +47,8 @@ impl defmt::Format for UnregisterControllerRecord<'_> {
     }
 }
 
+impl rt::Sealed for UnregisterControllerRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for UnregisterControllerRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -173,6 +175,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UnregisterControllerRecord {}
 
     impl rt::OwnedStruct for UnregisterControllerRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -57,6 +57,8 @@ impl defmt::Format for UserScramCredentialRecord<'_> {
     }
 }
 
+impl rt::Sealed for UserScramCredentialRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -318,6 +320,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for UserScramCredentialRecord {}
 
     impl rt::OwnedStruct for UserScramCredentialRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

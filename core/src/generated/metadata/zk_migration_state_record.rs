@@ -47,6 +47,8 @@ impl defmt::Format for ZkMigrationStateRecord<'_> {
     }
 }
 
+impl rt::Sealed for ZkMigrationStateRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
@@ -173,6 +175,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ZkMigrationStateRecord {}
 
     impl rt::OwnedStruct for ZkMigrationStateRecord {
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

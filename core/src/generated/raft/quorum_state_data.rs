@@ -60,6 +60,8 @@ impl defmt::Format for QuorumStateData<'_> {
     }
 }
 
+impl rt::Sealed for QuorumStateData<'_> {}
+
 impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -238,6 +240,8 @@ impl defmt::Format for Voter<'_> {
         );
     }
 }
+
+impl rt::Sealed for Voter<'_> {}
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
@@ -569,6 +573,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for QuorumStateData {}
+
     impl rt::OwnedStruct for QuorumStateData {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
@@ -664,6 +670,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for Voter {}
 
     impl rt::OwnedStruct for Voter {
         const INLINE: bool = true;

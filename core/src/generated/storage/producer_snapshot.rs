@@ -51,6 +51,8 @@ impl defmt::Format for ProducerSnapshot<'_> {
     }
 }
 
+impl rt::Sealed for ProducerSnapshot<'_> {}
+
 impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -153,6 +155,8 @@ impl defmt::Format for ProducerEntry<'_> {
         defmt::write!(f, "ProducerEntry {{ producer_id: {=i64}, epoch: {=i16}, last_sequence: {=i32}, last_offset: {=i64}, offset_delta: {=i32}, timestamp: {=i64}, coordinator_epoch: {=i32}, current_txn_first_offset: {=i64}, unknown_tagged_fields: {} }}", self.producer_id, self.epoch, self.last_sequence, self.last_offset, self.offset_delta, self.timestamp, self.coordinator_epoch, self.current_txn_first_offset, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for ProducerEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
     #[inline]
@@ -548,6 +552,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ProducerSnapshot {}
+
     impl rt::OwnedStruct for ProducerSnapshot {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
@@ -619,6 +625,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for ProducerEntry {}
 
     impl rt::OwnedStruct for ProducerEntry {
         const INLINE: bool = true;

@@ -72,6 +72,8 @@ impl defmt::Format for RemoteLogSegmentMetadataRecord<'_> {
     }
 }
 
+impl rt::Sealed for RemoteLogSegmentMetadataRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
@@ -276,6 +278,8 @@ impl defmt::Format for RemoteLogSegmentIdEntry<'_> {
     }
 }
 
+impl rt::Sealed for RemoteLogSegmentIdEntry<'_> {}
+
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -395,6 +399,8 @@ impl defmt::Format for SegmentLeaderEpochEntry<'_> {
         );
     }
 }
+
+impl rt::Sealed for SegmentLeaderEpochEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     #[inline]
@@ -527,6 +533,8 @@ impl defmt::Format for TopicIdPartitionEntry<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicIdPartitionEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
@@ -1083,6 +1091,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for RemoteLogSegmentMetadataRecord {}
+
     impl rt::OwnedStruct for RemoteLogSegmentMetadataRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 41;
@@ -1164,6 +1174,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for RemoteLogSegmentIdEntry {}
+
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
         const INLINE: bool = true;
 
@@ -1223,6 +1235,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SegmentLeaderEpochEntry {}
 
     impl rt::OwnedStruct for SegmentLeaderEpochEntry {
         const INLINE: bool = true;
@@ -1289,6 +1303,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicIdPartitionEntry {}
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
         const INLINE: bool = true;

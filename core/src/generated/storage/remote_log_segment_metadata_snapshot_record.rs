@@ -72,6 +72,8 @@ impl defmt::Format for RemoteLogSegmentMetadataSnapshotRecord<'_> {
     }
 }
 
+impl rt::Sealed for RemoteLogSegmentMetadataSnapshotRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -276,6 +278,8 @@ impl defmt::Format for SegmentLeaderEpochEntry<'_> {
         );
     }
 }
+
+impl rt::Sealed for SegmentLeaderEpochEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     #[inline]
@@ -712,6 +716,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for RemoteLogSegmentMetadataSnapshotRecord {}
+
     impl rt::OwnedStruct for RemoteLogSegmentMetadataSnapshotRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 57;
@@ -791,6 +797,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SegmentLeaderEpochEntry {}
 
     impl rt::OwnedStruct for SegmentLeaderEpochEntry {
         const INLINE: bool = true;

@@ -54,6 +54,8 @@ impl defmt::Format for RemoteLogSegmentMetadataUpdateRecord<'_> {
     }
 }
 
+impl rt::Sealed for RemoteLogSegmentMetadataUpdateRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
@@ -166,6 +168,8 @@ impl defmt::Format for RemoteLogSegmentIdEntry<'_> {
         );
     }
 }
+
+impl rt::Sealed for RemoteLogSegmentIdEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
@@ -290,6 +294,8 @@ impl defmt::Format for TopicIdPartitionEntry<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicIdPartitionEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
@@ -674,6 +680,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for RemoteLogSegmentMetadataUpdateRecord {}
+
     impl rt::OwnedStruct for RemoteLogSegmentMetadataUpdateRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 13;
@@ -736,6 +744,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for RemoteLogSegmentIdEntry {}
 
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
         const INLINE: bool = true;
@@ -800,6 +810,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicIdPartitionEntry {}
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
         const INLINE: bool = true;

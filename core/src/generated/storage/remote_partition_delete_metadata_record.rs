@@ -51,6 +51,8 @@ impl defmt::Format for RemotePartitionDeleteMetadataRecord<'_> {
     }
 }
 
+impl rt::Sealed for RemotePartitionDeleteMetadataRecord<'_> {}
+
 impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -162,6 +164,8 @@ impl defmt::Format for TopicIdPartitionEntry<'_> {
         );
     }
 }
+
+impl rt::Sealed for TopicIdPartitionEntry<'_> {}
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
@@ -477,6 +481,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for RemotePartitionDeleteMetadataRecord {}
+
     impl rt::OwnedStruct for RemotePartitionDeleteMetadataRecord {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 13;
@@ -543,6 +549,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TopicIdPartitionEntry {}
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
         const INLINE: bool = true;

@@ -69,6 +69,8 @@ impl defmt::Format for SubscriptionInfoData<'_> {
     }
 }
 
+impl rt::Sealed for SubscriptionInfoData<'_> {}
+
 impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let version = rt::read::i32(c, "version")?;
@@ -336,6 +338,8 @@ impl defmt::Format for TaskId<'_> {
     }
 }
 
+impl rt::Sealed for TaskId<'_> {}
+
 impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -492,6 +496,8 @@ impl defmt::Format for TaskOffsetSum<'_> {
         defmt::write!(f, "TaskOffsetSum {{ topic_group_id: {=i32}, partition: {=i32}, offset_sum: {=i64}, named_topology: {}, partition_to_offset_sum: {}, unknown_tagged_fields: {} }}", self.topic_group_id, self.partition, self.offset_sum, rt::defmt_fmt::OptStr(self.named_topology), self.partition_to_offset_sum, self.unknown_tagged_fields);
     }
 }
+
+impl rt::Sealed for TaskOffsetSum<'_> {}
 
 impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
@@ -758,6 +764,8 @@ impl defmt::Format for ClientTag<'_> {
     }
 }
 
+impl rt::Sealed for ClientTag<'_> {}
+
 impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -903,6 +911,8 @@ impl defmt::Format for PartitionToOffsetSum<'_> {
         );
     }
 }
+
+impl rt::Sealed for PartitionToOffsetSum<'_> {}
 
 impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
@@ -1611,6 +1621,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for SubscriptionInfoData {}
+
     impl rt::OwnedStruct for SubscriptionInfoData {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
@@ -1757,6 +1769,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TaskId {}
+
     impl rt::OwnedStruct for TaskId {
         const INLINE: bool = true;
 
@@ -1840,6 +1854,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TaskOffsetSum {}
 
     impl rt::OwnedStruct for TaskOffsetSum {
         const INLINE: bool = true;
@@ -1970,6 +1986,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for ClientTag {}
+
     impl rt::OwnedStruct for ClientTag {
         const INLINE: bool = true;
 
@@ -2041,6 +2059,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for PartitionToOffsetSum {}
 
     impl rt::OwnedStruct for PartitionToOffsetSum {
         const INLINE: bool = true;

@@ -111,6 +111,8 @@ impl defmt::Format for AllTypeMessage<'_> {
     }
 }
 
+impl rt::Sealed for AllTypeMessage<'_> {}
+
 impl<'a> rt::Struct<'a> for AllTypeMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -586,6 +588,8 @@ impl defmt::Format for TestCommonStruct<'_> {
         );
     }
 }
+
+impl rt::Sealed for TestCommonStruct<'_> {}
 
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
@@ -1307,6 +1311,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for AllTypeMessage {}
+
     impl rt::OwnedStruct for AllTypeMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 46;
@@ -1576,6 +1582,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for TestCommonStruct {}
 
     impl rt::OwnedStruct for TestCommonStruct {
         const INLINE: bool = true;

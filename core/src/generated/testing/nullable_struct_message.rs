@@ -51,6 +51,8 @@ impl defmt::Format for NullableStructMessage<'_> {
     }
 }
 
+impl rt::Sealed for NullableStructMessage<'_> {}
+
 impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -255,6 +257,8 @@ impl defmt::Format for MyStruct<'_> {
     }
 }
 
+impl rt::Sealed for MyStruct<'_> {}
+
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -389,6 +393,8 @@ impl defmt::Format for MyStruct2<'_> {
     }
 }
 
+impl rt::Sealed for MyStruct2<'_> {}
+
 impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -522,6 +528,8 @@ impl defmt::Format for MyStruct3<'_> {
         );
     }
 }
+
+impl rt::Sealed for MyStruct3<'_> {}
 
 impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[inline]
@@ -697,6 +705,8 @@ impl defmt::Format for MyStruct4<'_> {
         );
     }
 }
+
+impl rt::Sealed for MyStruct4<'_> {}
 
 impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[inline]
@@ -1170,6 +1180,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for NullableStructMessage {}
+
     impl rt::OwnedStruct for NullableStructMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -1282,6 +1294,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for MyStruct {}
+
     impl rt::OwnedStruct for MyStruct {
         const INLINE: bool = true;
 
@@ -1350,6 +1364,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for MyStruct2 {}
+
     impl rt::OwnedStruct for MyStruct2 {
         const INLINE: bool = true;
 
@@ -1417,6 +1433,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for MyStruct3 {}
 
     impl rt::OwnedStruct for MyStruct3 {
         const INLINE: bool = true;
@@ -1506,6 +1524,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for MyStruct4 {}
 
     impl rt::OwnedStruct for MyStruct4 {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for SimpleArraysMessage<'_> {
     }
 }
 
+impl rt::Sealed for SimpleArraysMessage<'_> {}
+
 impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -168,6 +170,8 @@ impl defmt::Format for StructArray<'_> {
         );
     }
 }
+
+impl rt::Sealed for StructArray<'_> {}
 
 impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
@@ -451,6 +455,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for SimpleArraysMessage {}
+
     impl rt::OwnedStruct for SimpleArraysMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -519,6 +525,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StructArray {}
 
     impl rt::OwnedStruct for StructArray {
         const INLINE: bool = true;

@@ -93,6 +93,8 @@ impl defmt::Format for SimpleExampleMessage<'_> {
     }
 }
 
+impl rt::Sealed for SimpleExampleMessage<'_> {}
+
 impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let process_id = if v >= 1 {
@@ -742,6 +744,8 @@ impl defmt::Format for MyStruct<'_> {
     }
 }
 
+impl rt::Sealed for MyStruct<'_> {}
+
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -910,6 +914,8 @@ impl defmt::Format for TaggedStruct<'_> {
     }
 }
 
+impl rt::Sealed for TaggedStruct<'_> {}
+
 impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -1055,6 +1061,8 @@ impl defmt::Format for TestCommonStruct<'_> {
     }
 }
 
+impl rt::Sealed for TestCommonStruct<'_> {}
+
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -1190,6 +1198,8 @@ impl defmt::Format for StructArray<'_> {
         );
     }
 }
+
+impl rt::Sealed for StructArray<'_> {}
 
 impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
@@ -1954,6 +1964,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for SimpleExampleMessage {}
+
     impl rt::OwnedStruct for SimpleExampleMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
@@ -2329,6 +2341,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for MyStruct {}
+
     impl rt::OwnedStruct for MyStruct {
         const INLINE: bool = true;
 
@@ -2407,6 +2421,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TaggedStruct {}
+
     impl rt::OwnedStruct for TaggedStruct {
         const INLINE: bool = true;
 
@@ -2477,6 +2493,8 @@ pub mod owned {
         }
     }
 
+    impl rt::Sealed for TestCommonStruct {}
+
     impl rt::OwnedStruct for TestCommonStruct {
         const INLINE: bool = true;
 
@@ -2542,6 +2560,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for StructArray {}
 
     impl rt::OwnedStruct for StructArray {
         const INLINE: bool = true;

@@ -51,6 +51,8 @@ impl defmt::Format for SimpleRecordsMessage<'_> {
     }
 }
 
+impl rt::Sealed for SimpleRecordsMessage<'_> {}
+
 impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
@@ -220,6 +222,8 @@ pub mod owned {
             }
         }
     }
+
+    impl rt::Sealed for SimpleRecordsMessage {}
 
     impl rt::OwnedStruct for SimpleRecordsMessage {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
