@@ -19,6 +19,22 @@
 //! a `heapless::Vec`, or a `Vec<u8>` with the `alloc` feature. A parsed view encodes too, at its
 //! own version or at another one.
 //!
+//! With the `alloc` feature, every view has an owned twin of the same name in the `owned`
+//! module beside it (`CompactString`s and `Vec`s, no lifetime). The naming rule: import views by name and
+//! owned types through their module, so that both fit in one scope without aliases.
+//!
+//! ```
+//! # #[cfg(feature = "alloc")] {
+//! use kafka_wire::messages::api_versions_request::{owned, ApiVersionsRequest};
+//! use kafka_wire::{Message, OwnedMessage};
+//!
+//! let view = ApiVersionsRequest { client_software_name: "firmware", ..ApiVersionsRequest::DEFAULT };
+//! let bytes = view.to_vec(3).unwrap();
+//! let mine: owned::ApiVersionsRequest = owned::ApiVersionsRequest::parse(&bytes, 3).unwrap();
+//! assert_eq!(mine.client_software_name, "firmware");
+//! # }
+//! ```
+//!
 //! Errors are small `Copy` values: [`DecodeError`] carries a kind, the byte offset, the message,
 //! its version and the field path; [`EncodeError`] the kind, message, version and field path.
 //!
