@@ -47,14 +47,62 @@ pub fn header(sources: &str) -> String {
     )
 }
 
+/// A condition in generated code: a constant, which folds away, or a Rust boolean expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Cond {
+    True,
+    False,
+    Expr {
+        text: String,
+        /// A disjunction (`a || b`): parenthesised inside a conjunction.
+        any: bool,
+        /// It tests the version `v`.
+        v: bool,
+    },
+}
+
+impl Cond {
+    /// An expression that does not test the version and is not a disjunction.
+    fn expr(text: impl Into<String>) -> Cond {
+        Cond::Expr {
+            text: text.into(),
+            any: false,
+            v: false,
+        }
+    }
+
+    /// Whether the condition tests the version.
+    fn varies(&self) -> bool {
+        matches!(self, Cond::Expr { v: true, .. })
+    }
+
+    /// The condition as an operand of `&&`.
+    fn operand(&self) -> String {
+        match self {
+            Cond::Expr { text, any: true, .. } => format!("({text})"),
+            c => c.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Cond {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Cond::True => f.write_str("true"),
+            Cond::False => f.write_str("false"),
+            Cond::Expr { text, .. } => f.write_str(text),
+        }
+    }
+}
+
 /// A Rust boolean expression in `v` that is true exactly on `set`, for `v` within `valid`.
-pub fn cond(set: Versions, valid: Versions) -> String {
+fn cond(set: Versions, valid: Versions) -> Cond {
     let set = set.and(valid);
     if set.is_empty() {
-        return "false".into();
+        return Cond::False;
     }
     if set == valid {
-        return "true".into();
+        return Cond::True;
     }
     let (lo, hi) = (valid.min().unwrap_or(0), valid.max().unwrap_or(0));
     let mut parts = Vec::new();
@@ -62,14 +110,18 @@ pub fn cond(set: Versions, valid: Versions) -> String {
         let a_open = a <= lo;
         let b_open = b >= hi;
         parts.push(match (a_open, b_open) {
-            (true, true) => return "true".into(),
+            (true, true) => return Cond::True,
             (true, false) => format!("v <= {b}"),
             (false, true) => format!("v >= {a}"),
             (false, false) if a == b => format!("v == {a}"),
             (false, false) => format!("({a}..={b}).contains(&v)"),
         });
     }
-    parts.join(" || ")
+    Cond::Expr {
+        any: parts.len() > 1,
+        text: parts.join(" || "),
+        v: true,
+    }
 }
 
 fn wire_name(t: &Type) -> String {
@@ -260,45 +312,38 @@ impl F<'_> {
 }
 
 /// The opening of a block that runs when `c` holds: `if c {`, or a plain `{` when `c` is
-/// `"true"` (the block keeps its locals scoped). `c` is never `"false"` here.
-fn open_if(c: &str) -> String {
-    if c == "true" {
-        "{".into()
-    } else {
-        format!("if {c} {{")
+/// always true (the block keeps its locals scoped). `c` is never false here.
+fn open_if(c: &Cond) -> String {
+    match c {
+        Cond::True => "{".into(),
+        c => format!("if {c} {{"),
     }
 }
 
 /// The end of a block opened by [`open_if`], with the `else` branch only where it can run.
-fn close_else(c: &str, otherwise: &str) -> String {
-    if c == "true" {
-        "}".into()
-    } else {
-        format!("}} else {{ {otherwise} }}")
+fn close_else(c: &Cond, otherwise: &str) -> String {
+    match c {
+        Cond::True => "}".into(),
+        _ => format!("}} else {{ {otherwise} }}"),
     }
 }
 
-/// A statement that runs when `c` holds, without a test when `c` is `"true"`.
-fn when(c: &str, st: &str) -> String {
+/// A statement that runs when `c` holds, without a test when `c` is always true.
+fn when(c: &Cond, st: &str) -> String {
     match c {
-        "true" => st.to_string(),
-        "false" => String::new(),
+        Cond::True => st.to_string(),
+        Cond::False => String::new(),
         c => format!("if {c} {{ {st} }}"),
     }
 }
 
 /// `if c { a } else { b }` as an expression, the branch alone when `c` is constant.
-fn select(c: &str, a: &str, b: &str) -> String {
+fn select(c: &Cond, a: &str, b: &str) -> String {
     match c {
-        "true" => a.to_string(),
-        "false" => b.to_string(),
+        Cond::True => a.to_string(),
+        Cond::False => b.to_string(),
         c => format!("if {c} {{ {a} }} else {{ {b} }}"),
     }
-}
-
-/// Whether a condition from [`cond`] tests the version (it is not a constant).
-fn varies(c: &str) -> bool {
-    c != "true" && c != "false"
 }
 
 /// Whether the code that reads, skips, sizes or writes field `x` refers to the version `v`:
@@ -309,24 +354,21 @@ fn field_uses_v(m: &Message, x: &F, tagged: bool) -> bool {
     match &x.f.ty {
         t if fixed_width(t).is_some() => false,
         Type::Array(_) | Type::Struct(_) => true,
-        _ => varies(&compact) || (x.opt && varies(&nullable)),
+        _ => compact.varies() || (x.opt && nullable.varies()),
     }
 }
 
-/// `a && b` for two conditions, where `"true"` and `"false"` are the constants `cond` returns.
-fn and(a: &str, b: &str) -> String {
-    let wrap = |e: &str| {
-        if e.contains("||") {
-            format!("({e})")
-        } else {
-            e.to_string()
-        }
-    };
+/// `a && b`, folding constants and a condition joined with itself.
+fn and(a: &Cond, b: &Cond) -> Cond {
     match (a, b) {
-        ("false", _) | (_, "false") => "false".into(),
-        ("true", e) | (e, "true") => e.to_string(),
-        (a, b) if a == b => a.to_string(),
-        (a, b) => format!("{} && {}", wrap(a), wrap(b)),
+        (Cond::False, _) | (_, Cond::False) => Cond::False,
+        (Cond::True, e) | (e, Cond::True) => e.clone(),
+        (a, b) if a == b => a.clone(),
+        (a, b) => Cond::Expr {
+            text: format!("{} && {}", a.operand(), b.operand()),
+            any: false,
+            v: a.varies() || b.varies(),
+        },
     }
 }
 
@@ -350,9 +392,9 @@ fn visitor_arg(x: &F) -> (&'static str, String) {
 
 /// The version conditions under which a field is compact (a tagged field always is) and may be
 /// null.
-fn encoding(m: &Message, x: &F, tagged: bool) -> (String, String) {
+fn encoding(m: &Message, x: &F, tagged: bool) -> (Cond, Cond) {
     let compact = if tagged {
-        "true".to_string()
+        Cond::True
     } else {
         cond(x.f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), m.valid)
     };
@@ -362,15 +404,15 @@ fn encoding(m: &Message, x: &F, tagged: bool) -> (String, String) {
 /// The fixed-width fields from `fs[i]` on that are present at the same versions, with their
 /// shared version condition: read or written as one run with one bounds check. `None` when
 /// `fs[i]` is not a fixed-width field present at some version.
-fn fixed_run<'f, 'm>(fs: &'f [F<'m>], i: usize, valid: Versions) -> Option<(String, Vec<&'f F<'m>>)> {
-    let run_cond = |x: &F| -> Option<String> {
+fn fixed_run<'f, 'm>(fs: &'f [F<'m>], i: usize, valid: Versions) -> Option<(Cond, Vec<&'f F<'m>>)> {
+    let run_cond = |x: &F| -> Option<Cond> {
         let c = cond(x.f.versions.minus(x.f.tagged), valid);
-        (c != "false" && fixed_width(&x.f.ty).is_some()).then_some(c)
+        (c != Cond::False && fixed_width(&x.f.ty).is_some()).then_some(c)
     };
     let rc = run_cond(fs.get(i)?)?;
     let run = fs[i..]
         .iter()
-        .take_while(|y| run_cond(y).as_deref() == Some(rc.as_str()))
+        .take_while(|y| run_cond(y).as_ref() == Some(&rc))
         .collect();
     Some((rc, run))
 }
@@ -1067,7 +1109,6 @@ fn emit_struct(
     let known_mask: u64 = tagged.iter().fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
     let _ = writeln!(o, "impl<'a> rt::Struct<'a> for {name}<'a> {{");
     // read
-    let uses_v = varies;
     let mut body = String::new();
     let mut needs_v = false;
     // Runs of fixed-width fields present at the same versions are read with one bounds check
@@ -1082,10 +1123,10 @@ fn emit_struct(
         if let Some((rc, run)) = fixed_run(&fs, i, valid) {
             if run.len() >= 2 {
                 let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
-                let conditional = rc != "true";
+                let conditional = rc != Cond::True;
                 let ind = if conditional { "    " } else { "" };
                 if conditional {
-                    needs_v |= uses_v(&rc);
+                    needs_v |= rc.varies();
                     for y in &run {
                         let _ = writeln!(body, "        let {};", y.id);
                     }
@@ -1128,15 +1169,15 @@ fn emit_struct(
         }
         let present = x.f.versions.minus(x.f.tagged);
         let c = cond(present, valid);
-        if c == "false" {
+        if c == Cond::False {
             if x.f.tagged.and(valid).is_empty() {
                 let _ = writeln!(body, "        let {}: {} = {};", x.id, x.rust_ty(), x.default_expr());
             }
             continue;
         }
         let e = read_expr(m, x, false);
-        needs_v |= uses_v(&c) || field_uses_v(m, x, false);
-        if c == "true" {
+        needs_v |= c.varies() || field_uses_v(m, x, false);
+        if c == Cond::True {
             let _ = writeln!(body, "        let {} = {e};", x.id);
         } else {
             let _ = writeln!(
@@ -1148,9 +1189,9 @@ fn emit_struct(
         }
     }
     let fields_init: Vec<String> = fs.iter().map(|x| x.id.clone()).collect();
-    let flex_used = flex != "false";
+    let flex_used = flex != Cond::False;
     if flex_used {
-        needs_v |= uses_v(&flex);
+        needs_v |= flex.varies();
         if tagged.is_empty() {
             let _ = writeln!(
                 body,
@@ -1186,10 +1227,10 @@ fn emit_struct(
             for x in &tagged {
                 let t = x.f.tag.unwrap_or(0);
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
-                needs_v |= uses_v(&tc);
+                needs_v |= tc.varies();
                 let e = read_expr(m, x, true);
                 needs_v |= field_uses_v(m, x, true);
-                let guard = if tc == "true" {
+                let guard = if tc == Cond::True {
                     String::new()
                 } else {
                     format!(" if {tc}")
@@ -1202,7 +1243,7 @@ fn emit_struct(
                     "                    {t}{guard} => {{\n                        {local} = {e};\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                        rt::read::tag_at_default(c, {at_default});\n                    }}",
                     x.path
                 );
-                if tc != "true" {
+                if tc != Cond::True {
                     let _ = writeln!(
                         body,
                         "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),",
@@ -1270,13 +1311,13 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
     while i < fs.len() {
         let x = &fs[i];
         let c = cond(x.f.versions.minus(x.f.tagged), valid);
-        if c == "false" {
+        if c == Cond::False {
             i += 1;
             continue;
         }
         let run = fixed_run(fs, i, valid).map(|(_, run)| run);
         i += run.as_ref().map_or(1, |r| r.len());
-        uses_v |= varies(&c) || (run.is_none() && field_uses_v(m, x, false));
+        uses_v |= c.varies() || (run.is_none() && field_uses_v(m, x, false));
         let stmt = if let Some(run) = run {
             if run.len() == 1 {
                 format!("rt::read::{}(c, \"{}\")?;", prim_fn(&x.f.ty), x.path)
@@ -1301,7 +1342,7 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
             let p = &x.path;
             match &f.ty {
                 Type::Array(e) => {
-                    let nl = if x.opt { nullable.as_str() } else { "false" };
+                    let nl = if x.opt { nullable.clone() } else { Cond::False };
                     let call = format!(
                         "rt::read::check_array::<{}>(c, {compact}, {nl}, v, \"{p}\")",
                         scalar_ty(e)
@@ -1310,7 +1351,7 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
                 }
                 Type::Struct(n) if x.opt => {
                     // One `if` for the version and the presence byte.
-                    let guard = and(&c, &format!("rt::read::present(c, {nullable}, \"{p}\")?"));
+                    let guard = and(&c, &Cond::expr(format!("rt::read::present(c, {nullable}, \"{p}\")?")));
                     let check = renamed(x, format!("<{n} as rt::Struct>::check(c, v)"));
                     let _ = writeln!(body, "        if {guard} {{ {check}?; }}");
                     continue;
@@ -1319,15 +1360,15 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
                 _ => format!("{};", read_expr(m, x, false)),
             }
         };
-        if c == "true" {
+        if c == Cond::True {
             let _ = writeln!(body, "        {stmt}");
         } else {
             let _ = writeln!(body, "        if {c} {{\n        {stmt}\n        }}");
         }
     }
     let flex = cond(m.flexible, valid);
-    if flex != "false" {
-        uses_v |= varies(&flex);
+    if flex != Cond::False {
+        uses_v |= flex.varies();
         let _ = writeln!(
             body,
             "        {}",
@@ -1363,10 +1404,10 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
     let mut body = String::new();
     let mut needs_v = false;
     // (condition, bytes) of the pending run of fixed-width fields.
-    let mut run: Option<(String, usize)> = None;
-    let flush = |body: &mut String, run: &mut Option<(String, usize)>| {
+    let mut run: Option<(Cond, usize)> = None;
+    let flush = |body: &mut String, run: &mut Option<(Cond, usize)>| {
         if let Some((c, n)) = run.take() {
-            if c == "true" {
+            if c == Cond::True {
                 let _ = writeln!(body, "        rt::read::skip(c, {n})?;");
             } else {
                 let _ = writeln!(body, "        if {c} {{ rt::read::skip(c, {n})?; }}");
@@ -1375,10 +1416,10 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
     };
     for x in fs {
         let c = cond(x.f.versions.minus(x.f.tagged), valid);
-        if c == "false" {
+        if c == Cond::False {
             continue;
         }
-        needs_v |= varies(&c);
+        needs_v |= c.varies();
         if let Some(w) = fixed_width(&x.f.ty) {
             match &mut run {
                 Some((rc, n)) if *rc == c => *n += w,
@@ -1410,7 +1451,7 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
             _ => unreachable!(),
         };
         needs_v |= field_uses_v(m, x, false);
-        if c == "true" {
+        if c == Cond::True {
             let _ = writeln!(body, "        {e};");
         } else {
             let _ = writeln!(body, "        if {c} {{ {e}; }}");
@@ -1418,10 +1459,10 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
     }
     flush(&mut body, &mut run);
     let flex = cond(m.flexible, valid);
-    if flex != "false" {
-        needs_v |= varies(&flex);
+    if flex != Cond::False {
+        needs_v |= flex.varies();
         let skip = "rt::read::skip_tags(c)?";
-        if flex == "true" {
+        if flex == Cond::True {
             let _ = writeln!(body, "        {skip};");
         } else {
             let _ = writeln!(body, "        {}", when(&flex, &format!("{skip};")));
@@ -1444,12 +1485,12 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
     let mut uses_v = false;
     for x in fs {
         let c = cond(x.f.versions.minus(x.f.tagged), valid);
-        if c == "false" {
+        if c == Cond::False {
             continue;
         }
-        uses_v |= varies(&c) || field_uses_v(m, x, false);
+        uses_v |= c.varies() || field_uses_v(m, x, false);
         let st = visit_stmt(m, x, false, id(x));
-        if c == "true" {
+        if c == Cond::True {
             let _ = writeln!(body, "        {st}");
         } else {
             let _ = writeln!(body, "        if {c} {{ {st} }}");
@@ -1457,8 +1498,8 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
     }
     let flex = cond(m.flexible, valid);
     let tf = format!("{prefix}_tagged_fields");
-    if flex != "false" {
-        uses_v |= varies(&flex);
+    if flex != Cond::False {
+        uses_v |= flex.varies();
         if tagged.is_empty() {
             let _ = writeln!(
                 body,
@@ -1472,8 +1513,8 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
             for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
-                uses_v |= varies(&tc) || field_uses_v(m, x, true);
-                let guard = if tc == "true" {
+                uses_v |= tc.varies() || field_uses_v(m, x, true);
+                let guard = if tc == Cond::True {
                     String::new()
                 } else {
                     format!(" if {tc}")
@@ -1484,7 +1525,7 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
                     "                    {t}{guard} => {{\n                        {st}\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                    }}",
                     x.path
                 );
-                if tc != "true" {
+                if tc != Cond::True {
                     let _ = writeln!(
                         body,
                         "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),",
@@ -1529,7 +1570,7 @@ fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
             format!("vis.{method}({id}, {value});")
         }
         Type::Array(e) => {
-            let nl = if x.opt { nullable.as_str() } else { "false" };
+            let nl = if x.opt { nullable.clone() } else { Cond::False };
             let (vt, vis) = visitor_arg(x);
             let call = format!(
                 "rt::visit::array::<{}, {vt}>(c, {compact}, {nl}, v, {id}, {vis}, \"{p}\")",
@@ -1560,16 +1601,16 @@ fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
 /// check.
 fn not_in_version(x: &F, valid: Versions, fail: &str) -> Option<(String, bool)> {
     let anywhere = cond(x.f.versions, valid);
-    if anywhere == "true" || x.f.ignorable {
+    if anywhere == Cond::True || x.f.ignorable {
         return None;
     }
     let absent = cond(valid.minus(x.f.versions), valid);
     let st = format!(
         "        if {} {{\n            {fail}(rt::write::not_in_version(\"{}\"));\n        }}\n",
-        and(&absent, &x.is_set()),
+        and(&absent, &Cond::expr(x.is_set())),
         x.path
     );
-    Some((st, varies(&absent)))
+    Some((st, absent.varies()))
 }
 
 /// The `size` and `write` functions (the same text for views and owned values; only the field
@@ -1577,8 +1618,7 @@ fn not_in_version(x: &F, valid: Versions, fail: &str) -> Option<(String, bool)> 
 fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str) {
     let valid = m.valid;
     let flex = cond(m.flexible, valid);
-    let flex_used = flex != "false";
-    let uses_v = varies;
+    let flex_used = flex != Cond::False;
     // size
     let mut sb = String::new();
     let mut sv = false;
@@ -1588,16 +1628,16 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     for x in fs {
         let present = x.f.versions.minus(x.f.tagged);
         let c = cond(present, valid);
-        if c != "false" {
+        if c != Cond::False {
             let (e, w) = size_expr(m, x, false);
-            sv |= uses_v(&c) || (w.is_none() && field_uses_v(m, x, false));
-            match (w, c.as_str()) {
-                (Some(n), "true") => fixed += n,
+            sv |= c.varies() || (w.is_none() && field_uses_v(m, x, false));
+            match (w, &c) {
+                (Some(n), Cond::True) => fixed += n,
                 (Some(n), _) => {
                     grows = true;
                     let _ = writeln!(sb, "        if {c} {{ n += {n}; }}");
                 }
-                (None, "true") => {
+                (None, Cond::True) => {
                     grows = true;
                     let _ = writeln!(sb, "        n += {e}?;");
                 }
@@ -1613,13 +1653,13 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
         }
     }
     if flex_used {
-        sv |= uses_v(&flex);
+        sv |= flex.varies();
         let _ = writeln!(sb, "        {}", open_if(&flex));
         let mt = if tagged.is_empty() { "" } else { "mut " };
         let _ = writeln!(sb, "            let {mt}tags = self.unknown_tagged_fields.len();\n            n += self.unknown_tagged_fields.size()?;");
         for x in tagged {
             let tc = cond(x.f.tagged, valid.and(m.flexible));
-            sv |= uses_v(&tc);
+            sv |= tc.varies();
             let (e, w) = size_expr(m, x, true);
             sv |= w.is_none() && field_uses_v(m, x, true);
             let e = w.map_or(format!("{e}?"), |n| n.to_string());
@@ -1627,7 +1667,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             let _ = writeln!(
                 sb,
                 "            if {} {{\n                let s = {e};\n                tags += 1;\n                n += rt::write::uvarint_size({t}) + rt::write::uvarint_size(s as u32) + s;\n            }}",
-                and(&tc, &x.is_set())
+                and(&tc, &Cond::expr(x.is_set()))
             );
         }
         sb.push_str("            n += rt::write::uvarint_size(tags as u32);\n");
@@ -1676,14 +1716,14 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
         }
         let present = x.f.versions.minus(x.f.tagged);
         let c = cond(present, valid);
-        if c == "false" {
+        if c == Cond::False {
             continue;
         }
         if let Some((rc, run)) = fixed_run(fs, i, valid).filter(|_| x.owned) {
-            wv |= uses_v(&rc);
+            wv |= rc.varies();
             let start = wb.len();
             let e = run_write(&run, false);
-            if rc == "true" {
+            if rc == Cond::True {
                 let _ = writeln!(wb, "        {e}");
             } else {
                 let _ = writeln!(wb, "        if {rc} {{\n            {e}\n        }}");
@@ -1694,15 +1734,15 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
         }
         last_run = None;
         let e = write_stmt(m, x, false);
-        wv |= uses_v(&c) || field_uses_v(m, x, false);
-        if c == "true" {
+        wv |= c.varies() || field_uses_v(m, x, false);
+        if c == Cond::True {
             let _ = writeln!(wb, "        {e}");
         } else {
             let _ = writeln!(wb, "        if {c} {{ {e} }}");
         }
     }
     if flex_used {
-        wv |= uses_v(&flex);
+        wv |= flex.varies();
         if tagged.is_empty() {
             let tags = format!(
                 "        {};\n",
@@ -1716,7 +1756,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                 // Fixed-width fields then an empty tag section, the common case: one run
                 // writes both (an owned broker id and epoch, or a partition's last fields).
                 let both = cond(run[0].f.versions.minus(run[0].f.tagged).and(m.flexible), valid);
-                let both = and(&both, "self.unknown_tagged_fields.is_empty()");
+                let both = and(&both, &Cond::expr("self.unknown_tagged_fields.is_empty()"));
                 let apart = wb.split_off(start);
                 let _ = writeln!(
                     wb,
@@ -1731,12 +1771,12 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             wb.push_str("            let mut tags = self.unknown_tagged_fields.len();\n");
             for x in tagged {
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
-                wv |= uses_v(&tc);
+                wv |= tc.varies();
                 let _ = writeln!(
                     wb,
                     "            let has_{} = {};",
                     x.id.trim_start_matches("r#"),
-                    and(&tc, &x.is_set())
+                    and(&tc, &Cond::expr(x.is_set()))
                 );
                 let _ = writeln!(
                     wb,
@@ -2453,38 +2493,46 @@ mod tests {
     #[test]
     fn conditions_are_constants_at_the_edges_and_tests_in_between() {
         let valid = r(0, 9);
-        assert_eq!(cond(r(0, 9), valid), "true");
+        let text = |set| cond(set, valid).to_string();
+        assert_eq!(cond(r(0, 9), valid), Cond::True);
         assert_eq!(
             cond(r(0, 20), valid),
-            "true",
+            Cond::True,
             "versions beyond the valid ones do not matter"
         );
-        assert_eq!(cond(Versions(0), valid), "false");
-        assert_eq!(cond(r(3, 9), valid), "v >= 3");
-        assert_eq!(cond(r(0, 4), valid), "v <= 4");
-        assert_eq!(cond(r(5, 5), valid), "v == 5");
-        assert_eq!(cond(r(2, 4), valid), "(2..=4).contains(&v)");
-        assert_eq!(cond(r(0, 1).or(r(5, 9)), valid), "v <= 1 || v >= 5");
+        assert_eq!(cond(Versions(0), valid), Cond::False);
+        assert_eq!(text(r(3, 9)), "v >= 3");
+        assert_eq!(text(r(0, 4)), "v <= 4");
+        assert_eq!(text(r(5, 5)), "v == 5");
+        assert_eq!(text(r(2, 4)), "(2..=4).contains(&v)");
+        assert_eq!(text(r(0, 1).or(r(5, 9))), "v <= 1 || v >= 5");
+        assert!(cond(r(3, 9), valid).varies());
         // Within a narrower universe (a field's own versions), the same set can be constant.
-        assert_eq!(cond(r(3, 9), r(3, 9)), "true");
+        assert_eq!(cond(r(3, 9), r(3, 9)), Cond::True);
     }
 
     #[test]
     fn constant_conditions_fold_away() {
-        assert_eq!(and("true", "x"), "x");
-        assert_eq!(and("x", "true"), "x");
-        assert_eq!(and("false", "x"), "false");
-        assert_eq!(and("v >= 1", "v >= 1"), "v >= 1");
-        assert_eq!(and("v <= 1 || v >= 5", "y"), "(v <= 1 || v >= 5) && y");
-        assert!(varies("v >= 1") && !varies("true") && !varies("false"));
-        assert_eq!(when("true", "s;"), "s;");
-        assert_eq!(when("false", "s;"), "");
-        assert_eq!(when("v >= 2", "s;"), "if v >= 2 { s; }");
-        assert_eq!(select("true", "a", "b"), "a");
-        assert_eq!(select("false", "a", "b"), "b");
-        assert_eq!(select("v == 0", "a", "b"), "if v == 0 { a } else { b }");
-        assert_eq!(open_if("true") + &close_else("true", "e"), "{}");
-        assert_eq!(open_if("c") + &close_else("c", "e;"), "if c {} else { e; }");
+        let valid = r(0, 9);
+        let x = Cond::expr("x");
+        let from1 = cond(r(1, 9), valid);
+        let either = cond(r(0, 1).or(r(5, 9)), valid);
+        assert_eq!(and(&Cond::True, &x), x);
+        assert_eq!(and(&x, &Cond::True), x);
+        assert_eq!(and(&Cond::False, &x), Cond::False);
+        assert_eq!(and(&from1, &from1), from1);
+        assert_eq!(and(&either, &Cond::expr("y")).to_string(), "(v <= 1 || v >= 5) && y");
+        assert!(and(&either, &Cond::expr("y")).varies());
+        assert!(!and(&x, &Cond::expr("y")).varies());
+        assert!(!Cond::True.varies() && !Cond::False.varies());
+        assert_eq!(when(&Cond::True, "s;"), "s;");
+        assert_eq!(when(&Cond::False, "s;"), "");
+        assert_eq!(when(&cond(r(2, 9), valid), "s;"), "if v >= 2 { s; }");
+        assert_eq!(select(&Cond::True, "a", "b"), "a");
+        assert_eq!(select(&Cond::False, "a", "b"), "b");
+        assert_eq!(select(&cond(r(0, 0), valid), "a", "b"), "if v <= 0 { a } else { b }");
+        assert_eq!(open_if(&Cond::True) + &close_else(&Cond::True, "e"), "{}");
+        assert_eq!(open_if(&x) + &close_else(&x, "e;"), "if x {} else { e; }");
     }
 
     fn field(name: &str, ty: &str) -> Field {
