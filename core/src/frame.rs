@@ -4,9 +4,15 @@
 //! Only this layer reports "need more bytes" (a frame whose size prefix promises more than was
 //! given); inside a frame, truncation is an error with an offset.
 //!
-//! Layer 9: uses the runtime below it and the generated messages and dispatch.
+//! The size prefix, the request and response headers, the `__cluster_metadata` record framing
+//! and the coordinator records' type and version are nom parsers (nom's combinators over the
+//! primitives in `grammar`).
+//!
+//! Layer 9: uses the runtime below it (`grammar` included) and the generated messages and
+//! dispatch.
 
 use crate::codec::Message;
+use crate::compound::read::unknown_tags_only;
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::generated::api::{
     ApiKey, GroupCoordinatorKey, GroupCoordinatorRecordType, GroupCoordinatorValue, MetadataRecord, MetadataRecordType,
@@ -14,10 +20,13 @@ use crate::generated::api::{
     TransactionCoordinatorKey, TransactionCoordinatorRecordType, TransactionCoordinatorValue,
 };
 use crate::generated::messages::{RequestHeader, ResponseHeader};
-use crate::read;
+use crate::grammar::{self, be_i16, be_i32, nullable_string, uvarint, PResult};
+use crate::read::Cursor;
+use crate::types::TaggedFields;
 use crate::write::Sink;
 use ::nom::bytes::streaming::take;
-use ::nom::number::streaming::be_i32;
+use ::nom::combinator::peek;
+use ::nom::number::streaming;
 use ::nom::{Err, IResult, Parser};
 
 pub use crate::codec::Mode;
@@ -25,7 +34,7 @@ pub use crate::codec::Mode;
 /// One size-prefixed frame as a nom parser (nom's `be_i32`, then `take`): the payload. Streaming: `Incomplete` with the bytes needed while the frame is short; a negative
 /// size fails ([`Err::Failure`]: no other reading of the bytes can succeed).
 pub(crate) fn size_prefixed(input: &[u8]) -> IResult<&[u8], &[u8], DecodeError> {
-    let (rest, size) = be_i32(input)?;
+    let (rest, size) = streaming::be_i32(input)?;
     if size < 0 {
         return Err(Err::Failure(DecodeError::new_at(
             K::InvalidFrame { value: i64::from(size) },
@@ -77,6 +86,67 @@ fn whole_frame(input: &[u8]) -> Result<&[u8], DecodeError> {
     Ok(payload)
 }
 
+/// A request header at `header_version` (0, 1 or 2) as a nom parser: the API key, API version
+/// and correlation id (`be_i16`, `be_i16`, `be_i32`), from v1 the client id (a nullable
+/// string), at v2 the tagged fields. Errors count the bytes left (`grammar::finish` makes them
+/// offsets).
+pub(crate) fn request_header<'a>(header_version: i16) -> impl Fn(&'a [u8]) -> PResult<'a, RequestHeader<'a>> {
+    move |i: &'a [u8]| {
+        let (i, (request_api_key, request_api_version, correlation_id)) = (
+            be_i16("request_api_key"),
+            be_i16("request_api_version"),
+            be_i32("correlation_id"),
+        )
+            .parse(i)?;
+        let (i, client_id) = match header_version {
+            0 => (i, Some("")),
+            _ => nullable_string("client_id")(i)?,
+        };
+        let (i, unknown_tagged_fields) = match header_version {
+            0 | 1 => (i, TaggedFields::EMPTY),
+            _ => tagged_fields(i)?,
+        };
+        Ok((
+            i,
+            RequestHeader {
+                request_api_key,
+                request_api_version,
+                correlation_id,
+                client_id,
+                unknown_tagged_fields,
+            },
+        ))
+    }
+}
+
+/// A response header at `header_version` (0 or 1) as a nom parser: the correlation id
+/// (`be_i32`), at v1 the tagged fields. Errors count the bytes left.
+pub(crate) fn response_header<'a>(header_version: i16) -> impl Fn(&'a [u8]) -> PResult<'a, ResponseHeader<'a>> {
+    move |i: &'a [u8]| {
+        let (i, correlation_id) = be_i32("correlation_id")(i)?;
+        let (i, unknown_tagged_fields) = match header_version {
+            0 => (i, TaggedFields::EMPTY),
+            _ => tagged_fields(i)?,
+        };
+        Ok((
+            i,
+            ResponseHeader {
+                correlation_id,
+                unknown_tagged_fields,
+            },
+        ))
+    }
+}
+
+/// A header's tagged-field section (no known tags): kept as unknown tagged fields.
+fn tagged_fields(i: &[u8]) -> PResult<'_, TaggedFields<'_>> {
+    let mut c = Cursor::new(i);
+    match unknown_tags_only(&mut c, "_tagged_fields") {
+        Ok(t) => Ok((c.rest(), t)),
+        Err(e) => Err(Err::Error(e)),
+    }
+}
+
 /// A parsed request frame: its header and a view of its body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RequestFrame<'a> {
@@ -106,9 +176,10 @@ pub fn parse_request_frame(input: &[u8], mode: Mode) -> Result<RequestFrame<'_>,
 
 /// Parses a request (header and body) without its size prefix.
 pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, DecodeError> {
-    let mut c = payload;
-    let key = read::i16(&mut c, "request_api_key").map_err(|e| e.finish(payload.len(), "RequestHeader", -1))?;
-    let version = read::i16(&mut c, "request_api_version").map_err(|e| e.finish(payload.len(), "RequestHeader", -1))?;
+    let fin = |e| grammar::finish(e, payload.len(), "RequestHeader", -1);
+    let (_, (key, version)) = peek((be_i16("request_api_key"), be_i16("request_api_version")))
+        .parse(payload)
+        .map_err(fin)?;
     let Some(api_key) = ApiKey::from_i16(key) else {
         return Err(DecodeError::new_at(
             K::UnknownApiKey { key: i32::from(key) },
@@ -130,7 +201,9 @@ pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, Dec
         ));
     }
     let header_version = api_key.request_header_version(version);
-    let (header, body_bytes) = RequestHeader::parse_lenient(payload, header_version)?;
+    let (body_bytes, header) = request_header(header_version)
+        .parse(payload)
+        .map_err(|e| grammar::finish(e, payload.len(), "RequestHeader", header_version))?;
     let base = payload.len() - body_bytes.len();
     let (body, trailing) = RequestBody::parse_with(api_key, body_bytes, version, mode).map_err(|e| e.shifted(base))?;
     let header_bytes = &payload[..base];
@@ -288,7 +361,9 @@ fn response_parts<'b, B>(
     header_version: i16,
     body: impl FnOnce(&'b [u8]) -> Result<(B, &'b [u8]), DecodeError>,
 ) -> Result<TypedResponseFrame<'b, B>, DecodeError> {
-    let (header, body_bytes) = ResponseHeader::parse_lenient(payload, header_version)?;
+    let (body_bytes, header) = response_header(header_version)
+        .parse(payload)
+        .map_err(|e| grammar::finish(e, payload.len(), "ResponseHeader", header_version))?;
     let base = payload.len() - body_bytes.len();
     let (body, trailing) = body(body_bytes).map_err(|e| e.shifted(base))?;
     let header_bytes = &payload[..base];
@@ -319,51 +394,53 @@ pub struct FramedMetadataRecord<'a> {
     pub record_bytes: &'a [u8],
 }
 
-fn short_varint(c: &mut &[u8], total: usize, f: &'static str) -> Result<i16, DecodeError> {
-    let at = total - c.len();
-    let v = read::uvarint(c, f).map_err(|e| e.finish(total, "MetadataRecordFrame", -1))?;
-    if v > i16::MAX as u32 {
-        return Err(DecodeError::new_at(
-            K::InvalidFrame { value: i64::from(v) },
-            at,
-            "MetadataRecordFrame",
-            -1,
-            f,
-        ));
+/// An unsigned varint that must fit an `int16` (`InvalidFrame` at the varint otherwise).
+fn short_uvarint<'a>(f: &'static str) -> impl Fn(&'a [u8]) -> PResult<'a, i16> {
+    move |i: &'a [u8]| {
+        let (rest, v) = uvarint(f)(i)?;
+        if v > i16::MAX as u32 {
+            return Err(Err::Error(DecodeError::at(
+                K::InvalidFrame { value: i64::from(v) },
+                i.len(),
+                f,
+            )));
+        }
+        Ok((rest, v as i16))
     }
-    Ok(v as i16)
+}
+
+/// The `__cluster_metadata` record framing as a nom parser: the frame version (which must be
+/// [`METADATA_FRAME_VERSION`]), the record type (a known one) and the record's version, each an
+/// unsigned varint that fits an `int16`; the rest is the record. Errors count the bytes left.
+pub(crate) fn metadata_record_frame(i: &[u8]) -> PResult<'_, (MetadataRecordType, i16)> {
+    let (rest, frame) = short_uvarint("frame_version")(i)?;
+    if frame as u32 != METADATA_FRAME_VERSION {
+        return Err(Err::Error(DecodeError::at(
+            K::InvalidFrame {
+                value: i64::from(frame),
+            },
+            i.len(),
+            "frame_version",
+        )));
+    }
+    let (after, ty) = short_uvarint("record_type")(rest)?;
+    let Some(record_type) = MetadataRecordType::from_i16(ty) else {
+        return Err(Err::Error(DecodeError::at(
+            K::UnknownApiKey { key: i32::from(ty) },
+            rest.len(),
+            "record_type",
+        )));
+    };
+    let (after, version) = short_uvarint("version")(after)?;
+    Ok((after, (record_type, version)))
 }
 
 /// Parses a framed metadata record: unsigned varint frame version (must be 1), unsigned varint
 /// record type, unsigned varint version, then the record. Trailing bytes are an error.
 pub fn parse_metadata_record(input: &[u8]) -> Result<FramedMetadataRecord<'_>, DecodeError> {
-    let mut c = input;
-    let total = input.len();
-    let frame = short_varint(&mut c, total, "frame_version")?;
-    if frame as u32 != METADATA_FRAME_VERSION {
-        return Err(DecodeError::new_at(
-            K::InvalidFrame {
-                value: i64::from(frame),
-            },
-            0,
-            "MetadataRecordFrame",
-            -1,
-            "frame_version",
-        ));
-    }
-    let at = total - c.len();
-    let ty = short_varint(&mut c, total, "record_type")?;
-    let Some(record_type) = MetadataRecordType::from_i16(ty) else {
-        return Err(DecodeError::new_at(
-            K::UnknownApiKey { key: i32::from(ty) },
-            at,
-            "MetadataRecordFrame",
-            -1,
-            "record_type",
-        ));
-    };
-    let version = short_varint(&mut c, total, "version")?;
-    let base = total - c.len();
+    let (c, (record_type, version)) =
+        metadata_record_frame(input).map_err(|e| grammar::finish(e, input.len(), "MetadataRecordFrame", -1))?;
+    let base = input.len() - c.len();
     let record = MetadataRecord::parse(record_type, c, version).map_err(|e| e.shifted(base))?;
     Ok(FramedMetadataRecord {
         record_type,
@@ -422,8 +499,7 @@ macro_rules! coordinator {
 
         $(#[$doc])*
         pub fn $fn_name<'a>(key: &'a [u8], value: Option<&'a [u8]>) -> Result<$rec<'a>, DecodeError> {
-            let mut c = key;
-            let ty = read::i16(&mut c, "record_type").map_err(|e| e.finish(key.len(), stringify!($key), -1))?;
+            let (c, ty) = be_i16("record_type")(key).map_err(|e| grammar::finish(e, key.len(), stringify!($key), -1))?;
             let Some(record_type) = $ty::from_i16(ty) else {
                 return Err(DecodeError::new_at(K::UnknownApiKey { key: i32::from(ty) }, 0, stringify!($key), -1, "record_type"));
             };
@@ -432,8 +508,7 @@ macro_rules! coordinator {
             let value = match value {
                 None => None,
                 Some(vb) => {
-                    let mut c = vb;
-                    let version = read::i16(&mut c, "version").map_err(|e| e.finish(vb.len(), stringify!($value), -1))?;
+                    let (c, version) = be_i16("version")(vb).map_err(|e| grammar::finish(e, vb.len(), stringify!($value), -1))?;
                     let v = $value::parse(record_type, c, version).map_err(|e| e.shifted(2))?;
                     Some((version, v))
                 }

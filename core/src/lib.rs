@@ -71,6 +71,7 @@ mod compound;
 mod defmt_impls;
 mod error;
 pub mod frame;
+mod grammar;
 pub mod nom;
 #[cfg(feature = "alloc")]
 mod owned;

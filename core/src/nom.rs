@@ -33,9 +33,12 @@
 use ::nom::{Err, IResult, Parser};
 
 use crate::codec::Message;
-use crate::error::DecodeError;
-use crate::frame::{self, Mode, RequestFrame, TypedResponseFrame};
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::frame::{self, FramedMetadataRecord, Mode, RequestFrame, TypedResponseFrame};
 use crate::generated::api::Request;
+use crate::generated::messages::{RequestHeader, ResponseHeader};
+use crate::grammar;
+use crate::records::RecordBatch;
 
 /// A parser for message `M` at `version`: the message off the front of the input, then the
 /// rest. The input is complete: a message cut short is an error, not `Incomplete`.
@@ -77,5 +80,83 @@ pub fn response_frame<'a, 'b, R: Request<'a>>(
             Ok(f) => Ok((rest, f)),
             Err(e) => Err(Err::Error(e.shifted(4))),
         }
+    }
+}
+
+/// The error for a header version the header's schema does not have.
+fn header_version_error(name: &'static str, version: i16) -> Err<DecodeError> {
+    Err::Error(DecodeError::new_at(
+        DecodeErrorKind::UnsupportedVersion {
+            version: i32::from(version),
+        },
+        0,
+        name,
+        version,
+        "",
+    ))
+}
+
+/// A request header at `header_version` (0, 1 or 2;
+/// [`ApiKey::request_header_version`](crate::ApiKey::request_header_version) gives it for a
+/// request): API key, API version, correlation id, from v1 the client id, at v2 the tagged
+/// fields. The header parser [`request_frame`] uses; errors are those of [`RequestHeader`]'s
+/// own parse.
+///
+/// ```
+/// use kafka_wire::frame::encode_request_frame;
+/// use kafka_wire::messages::MetadataRequest;
+/// use kafka_wire::{Message, RequestBody};
+/// use nom::Parser;
+///
+/// let mut buf = [0u8; 64];
+/// let body = RequestBody::Metadata(MetadataRequest::DEFAULT);
+/// let n = encode_request_frame(7, Some("me"), &body, 12, &mut buf).unwrap();
+/// // The size prefix, then the header (v2 for Metadata v12), then the body.
+/// let (body_bytes, header) = kafka_wire::nom::request_header(2).parse(&buf[4..n]).unwrap();
+/// assert_eq!((header.correlation_id, header.client_id), (7, Some("me")));
+/// assert_eq!(body_bytes.len(), MetadataRequest::DEFAULT.encoded_len(12).unwrap());
+/// ```
+pub fn request_header<'a>(
+    header_version: i16,
+) -> impl Parser<&'a [u8], Output = RequestHeader<'a>, Error = DecodeError> {
+    move |input: &'a [u8]| {
+        if !<RequestHeader<'a> as Message<'a>>::INFO.is_valid(header_version) {
+            return Err(header_version_error("RequestHeader", header_version));
+        }
+        frame::request_header(header_version)(input)
+            .map_err(|e| Err::Error(grammar::finish(e, input.len(), "RequestHeader", header_version)))
+    }
+}
+
+/// A response header at `header_version` (0 or 1): the correlation id, at v1 the tagged
+/// fields. The header parser [`response_frame`] uses.
+pub fn response_header<'a>(
+    header_version: i16,
+) -> impl Parser<&'a [u8], Output = ResponseHeader<'a>, Error = DecodeError> {
+    move |input: &'a [u8]| {
+        if !<ResponseHeader<'a> as Message<'a>>::INFO.is_valid(header_version) {
+            return Err(header_version_error("ResponseHeader", header_version));
+        }
+        frame::response_header(header_version)(input)
+            .map_err(|e| Err::Error(grammar::finish(e, input.len(), "ResponseHeader", header_version)))
+    }
+}
+
+/// One magic 2 record batch off the front of the input, validated as
+/// [`RecordBatch::parse`] does (CRC checked, an uncompressed batch's records validated).
+pub fn record_batch(input: &[u8]) -> IResult<&[u8], RecordBatch<'_>, DecodeError> {
+    match RecordBatch::parse(input) {
+        Ok((b, rest)) => Ok((rest, b)),
+        Err(e) => Err(Err::Error(e)),
+    }
+}
+
+/// One framed `__cluster_metadata` record (a record value in that log): the three varints,
+/// then the record, which takes the rest of the input, as [`frame::parse_metadata_record`]
+/// reads it.
+pub fn metadata_record(input: &[u8]) -> IResult<&[u8], FramedMetadataRecord<'_>, DecodeError> {
+    match frame::parse_metadata_record(input) {
+        Ok(r) => Ok((&[], r)),
+        Err(e) => Err(Err::Error(e)),
     }
 }

@@ -79,9 +79,11 @@
 //! assert!(batches.next().is_none());
 //! ```
 //!
-//! Record batches sit beside frames: `batch`, `record`, `legacy` and `builder` use only `error` and
-//! the wire primitives; `control` (control and metadata records) uses the generated messages and
-//! `frame` on top of them.
+//! Record batches sit beside frames: `batch`, `record`, `legacy` and `builder` use only `error`,
+//! the wire primitives and their nom parsers (`grammar`): the batch header, the log overhead, a
+//! record's length, fields and headers, and a legacy message's fields are nom sequences;
+//! `control` (control and metadata records) uses the generated messages and `frame` on top of
+//! them.
 
 mod batch;
 mod builder;
@@ -98,6 +100,11 @@ pub use legacy::LegacyMessage;
 pub use record::{Header, HeaderIter, Headers, Record, RecordIter, Records};
 
 use crate::error::{DecodeError, DecodeErrorKind as K};
+use crate::grammar;
+use ::nom::bytes::complete::take;
+use ::nom::number::complete as num;
+use ::nom::sequence::preceded;
+use ::nom::Parser;
 
 /// Bytes before a batch's or message's own length field counts: base offset (8) and length (4).
 pub const LOG_OVERHEAD: usize = 12;
@@ -306,11 +313,12 @@ pub struct Truncated<'a> {
 impl Truncated<'_> {
     /// The Kafka offset the partial batch starts at, when its first 8 bytes are there.
     pub fn base_offset(&self) -> Option<i64> {
-        be_i64(self.bytes, 0)
+        num::be_i64::<&[u8], DecodeError>(self.bytes).ok().map(|(_, v)| v)
     }
     /// The batch length it declares, when its first 12 bytes are there.
     pub fn batch_length(&self) -> Option<i32> {
-        be_i32(self.bytes, 8)
+        let mut at_length = preceded(take::<usize, &[u8], DecodeError>(8), num::be_i32::<&[u8], DecodeError>);
+        at_length.parse(self.bytes).ok().map(|(_, v)| v)
     }
 }
 
@@ -456,10 +464,12 @@ pub(crate) enum Framing {
     Truncated,
 }
 
-/// Reads the 12-byte log overhead at the front of `rest` (at `pos` in the input) and decides:
+/// Reads the 12-byte log overhead at the front of `rest` (at `pos` in the input; a nom sequence
+/// of the base offset and the batch length) and decides:
 /// a whole batch of `total` bytes, a truncated one, or an error.
 pub(crate) fn frame(rest: &[u8], pos: usize, strict: bool) -> Result<Framing, DecodeError> {
-    let Some(size) = be_i32(rest, 8) else {
+    let mut log_overhead = preceded(grammar::be_i64("base_offset"), grammar::be_i32("batch_length"));
+    let Ok((_, size)) = log_overhead.parse(rest) else {
         if strict {
             let needed = LOG_OVERHEAD - rest.len();
             return Err(DecodeError::new_at(
@@ -497,18 +507,4 @@ pub(crate) fn frame(rest: &[u8], pos: usize, strict: bool) -> Result<Framing, De
         return Ok(Framing::Truncated);
     }
     Ok(Framing::Whole { size, total })
-}
-
-pub(crate) fn be_i32(b: &[u8], at: usize) -> Option<i32> {
-    let s = b.get(at..at.checked_add(4)?)?;
-    let mut a = [0u8; 4];
-    a.copy_from_slice(s);
-    Some(i32::from_be_bytes(a))
-}
-
-pub(crate) fn be_i64(b: &[u8], at: usize) -> Option<i64> {
-    let s = b.get(at..at.checked_add(8)?)?;
-    let mut a = [0u8; 8];
-    a.copy_from_slice(s);
-    Some(i64::from_be_bytes(a))
 }

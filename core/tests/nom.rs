@@ -1,8 +1,10 @@
 //! `kafka_wire::nom`: messages and frames as nom parsers, and `split_frame` built on them.
 
-use kafka_wire::frame::{encode_request_frame, split_frame, Mode};
-use kafka_wire::messages::{ApiVersionsRequest, ApiVersionsResponse};
-use kafka_wire::{DecodeErrorKind, Message, RequestBody};
+use kafka_wire::frame::{encode_metadata_record, encode_request_frame, parse_request_frame, split_frame, Mode};
+use kafka_wire::messages::{ApiVersionsRequest, ApiVersionsResponse, RequestHeader};
+use kafka_wire::metadata::PartitionRecord;
+use kafka_wire::records::{BatchBuilder, BatchRecords, NewRecord};
+use kafka_wire::{DecodeErrorKind, Message, MetadataRecord, MetadataRecordType, RequestBody};
 use nom::{Err, Needed, Parser};
 
 fn frame() -> ([u8; 64], usize) {
@@ -84,6 +86,87 @@ fn a_message_parser_returns_the_rest_and_fails_with_offsets() {
     assert_eq!((got, rest.len()), (m, 2));
     match kafka_wire::nom::message::<ApiVersionsResponse<'_>>(3).parse(&buf[..n - 1]) {
         Err(Err::Error(e)) => assert!(matches!(e.kind(), DecodeErrorKind::UnexpectedEof { .. }), "{e}"),
+        other => panic!("{other:?}"),
+    };
+}
+
+#[test]
+fn header_parsers_compose_and_match_the_frame_parsers() {
+    let (buf, n) = frame();
+    let f = parse_request_frame(&buf[..n], Mode::Strict).unwrap();
+    let (body, header) = kafka_wire::nom::request_header(f.header_version)
+        .parse(&buf[4..n])
+        .unwrap();
+    assert_eq!(header, f.header);
+    assert_eq!(body, f.body_bytes);
+    // Cut inside the client id: the same error (kind, offset, field) as the header's own parse.
+    let cut = &buf[4..4 + 9];
+    let ours = match kafka_wire::nom::request_header(2).parse(cut) {
+        Err(Err::Error(e)) => e,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(ours, RequestHeader::parse(cut, 2).unwrap_err());
+    assert_eq!(ours.field(), "client_id");
+    // A header version the schema does not have.
+    match kafka_wire::nom::request_header(3).parse(&buf[4..n]) {
+        Err(Err::Error(e)) => assert_eq!(e.kind(), DecodeErrorKind::UnsupportedVersion { version: 3 }),
+        other => panic!("{other:?}"),
+    };
+
+    let mut resp = [0u8; 8];
+    resp[..4].copy_from_slice(&9i32.to_be_bytes());
+    let (rest, h) = kafka_wire::nom::response_header(1).parse(&resp[..5]).unwrap();
+    assert_eq!((h.correlation_id, rest.len()), (9, 0));
+    match kafka_wire::nom::response_header(0).parse(&resp[..3]) {
+        Err(Err::Error(e)) => {
+            assert_eq!(e.kind(), DecodeErrorKind::UnexpectedEof { needed: 1 });
+            assert_eq!(
+                (e.offset(), e.field(), e.message()),
+                (0, "correlation_id", "ResponseHeader")
+            );
+        }
+        other => panic!("{other:?}"),
+    };
+}
+
+#[test]
+fn record_batches_and_metadata_records_as_nom_parsers() {
+    let recs = [NewRecord {
+        value: Some(b"v"),
+        ..NewRecord::DEFAULT
+    }];
+    let b = BatchBuilder {
+        base_offset: 10,
+        records: BatchRecords::Plain(&recs),
+        ..BatchBuilder::DEFAULT
+    };
+    let mut buf = [0u8; 256];
+    let n = b.encode_to_slice(&mut buf).unwrap();
+    buf.copy_within(..n, n);
+    let (rest, (first, second)) = (kafka_wire::nom::record_batch, kafka_wire::nom::record_batch)
+        .parse(&buf[..2 * n])
+        .unwrap();
+    assert!(rest.is_empty());
+    assert_eq!((first.base_offset, second.record_count), (10, 1));
+    match kafka_wire::nom::record_batch(&buf[..n - 1]) {
+        Err(Err::Error(e)) => assert_eq!(e.kind(), DecodeErrorKind::LengthExceedsInput { length: n as i64 - 12 }),
+        other => panic!("{other:?}"),
+    };
+
+    let rec = MetadataRecord::Partition(PartitionRecord {
+        partition_id: 4,
+        ..PartitionRecord::DEFAULT
+    });
+    let m = encode_metadata_record(&rec, 0, &mut buf).unwrap();
+    let (rest, r) = kafka_wire::nom::metadata_record(&buf[..m]).unwrap();
+    assert!(rest.is_empty());
+    assert_eq!((r.record_type, r.version), (MetadataRecordType::Partition, 0));
+    buf[0] = 2; // frame version 2
+    match kafka_wire::nom::metadata_record(&buf[..m]) {
+        Err(Err::Error(e)) => {
+            assert_eq!(e.kind(), DecodeErrorKind::InvalidFrame { value: 2 });
+            assert_eq!((e.offset(), e.field()), (0, "frame_version"));
+        }
         other => panic!("{other:?}"),
     };
 }

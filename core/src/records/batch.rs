@@ -6,7 +6,8 @@ use super::{
     RECORD_BATCH_OVERHEAD, V2_NAME,
 };
 use crate::error::{DecodeError, DecodeErrorKind as K};
-use crate::read;
+use crate::grammar::{self, be_i16, be_i32, be_i64, be_i8, be_u32, PResult};
+use ::nom::Parser;
 
 /// A magic 2 record batch, validated: every header field, the CRC (unless turned off), the
 /// attributes, and for an uncompressed batch all of its records.
@@ -194,26 +195,50 @@ impl<'a> RecordBatch<'a> {
     }
 }
 
+/// A magic 2 batch header's fields, in wire order.
+type Header = (i64, i32, i32, i8, u32, i16, i32, i64, i64, i64, i16, i32, i32);
+
+/// The 61-byte magic 2 batch header, base offset to record count, as one nom sequence; the
+/// rest is the records.
+fn batch_header(b: &[u8]) -> PResult<'_, Header> {
+    (
+        be_i64("base_offset"),
+        be_i32("batch_length"),
+        be_i32("partition_leader_epoch"),
+        be_i8("magic"),
+        be_u32("crc"),
+        be_i16("attributes"),
+        be_i32("last_offset_delta"),
+        be_i64("base_timestamp"),
+        be_i64("max_timestamp"),
+        be_i64("producer_id"),
+        be_i16("producer_epoch"),
+        be_i32("base_sequence"),
+        be_i32("record_count"),
+    )
+        .parse(b)
+}
+
 /// Parses `b`, exactly one magic 2 batch whose framing was checked, found at `pos` in the input.
 pub(crate) fn parse_v2(b: &[u8], pos: usize, verify_crc: bool) -> Result<RecordBatch<'_>, DecodeError> {
     let end = pos + b.len();
-    let fin = |e: DecodeError| e.finish(end, V2_NAME, 2);
-    let mut c = b;
-    let c = &mut c;
-    let base_offset = read::i64(c, "base_offset").map_err(fin)?;
-    let batch_length = read::i32(c, "batch_length").map_err(fin)?;
-    let partition_leader_epoch = read::i32(c, "partition_leader_epoch").map_err(fin)?;
-    let magic = read::i8(c, "magic").map_err(fin)?;
-    let crc = read::u32(c, "crc").map_err(fin)?;
-    let attributes = Attributes(read::i16(c, "attributes").map_err(fin)?);
-    let last_offset_delta = read::i32(c, "last_offset_delta").map_err(fin)?;
-    let base_timestamp = read::i64(c, "base_timestamp").map_err(fin)?;
-    let max_timestamp = read::i64(c, "max_timestamp").map_err(fin)?;
-    let producer_id = read::i64(c, "producer_id").map_err(fin)?;
-    let producer_epoch = read::i16(c, "producer_epoch").map_err(fin)?;
-    let base_sequence = read::i32(c, "base_sequence").map_err(fin)?;
-    let record_count = read::i32(c, "record_count").map_err(fin)?;
-    let records_bytes: &[u8] = c;
+    let (records_bytes, header) = batch_header(b).map_err(|e| grammar::finish(e, end, V2_NAME, 2))?;
+    let (
+        base_offset,
+        batch_length,
+        partition_leader_epoch,
+        magic,
+        crc,
+        attributes,
+        last_offset_delta,
+        base_timestamp,
+        max_timestamp,
+        producer_id,
+        producer_epoch,
+        base_sequence,
+        record_count,
+    ) = header;
+    let attributes = Attributes(attributes);
 
     #[cfg(not(fuzzing))]
     if verify_crc {

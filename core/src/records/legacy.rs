@@ -2,7 +2,8 @@
 
 use super::{crc32_ieee, Attributes, Compression, TimestampType, LEGACY_NAME, LEGACY_V0_MIN_SIZE, LEGACY_V1_MIN_SIZE};
 use crate::error::{DecodeError, DecodeErrorKind as K};
-use crate::read;
+use crate::grammar::{self, be_i32, be_i64, be_i8, be_u32, nullable_bytes};
+use ::nom::Parser;
 
 /// A magic 0 or 1 message (an entry of a legacy message set), validated: its size, CRC-32
 /// (IEEE, over magic..end, unless verification was turned off), codec, key and value.
@@ -87,11 +88,8 @@ impl<'a> LegacyMessage<'a> {
 pub(crate) fn parse(b: &[u8], pos: usize, verify_crc: bool) -> Result<LegacyMessage<'_>, DecodeError> {
     let end = pos + b.len();
     let magic_byte = b.get(16).copied().unwrap_or(0) as i8;
-    let fin = |e: DecodeError| e.finish(end, LEGACY_NAME, i16::from(magic_byte));
-    let mut c = b;
-    let c = &mut c;
-    let offset = read::i64(c, "offset").map_err(fin)?;
-    let message_size = read::i32(c, "message_size").map_err(fin)?;
+    let fin = |e| grammar::finish(e, end, LEGACY_NAME, i16::from(magic_byte));
+    let (c, (offset, message_size)) = (be_i64("offset"), be_i32("message_size")).parse(b).map_err(fin)?;
     let min = if magic_byte >= 1 {
         LEGACY_V1_MIN_SIZE
     } else {
@@ -108,13 +106,13 @@ pub(crate) fn parse(b: &[u8], pos: usize, verify_crc: bool) -> Result<LegacyMess
             "message_size",
         ));
     }
-    let crc = read::u32(c, "crc").map_err(fin)?;
-    let magic = read::i8(c, "magic").map_err(fin)?;
-    let attributes = read::i8(c, "attributes").map_err(fin)?;
-    let timestamp = if magic >= 1 {
-        Some(read::i64(c, "timestamp").map_err(fin)?)
+    let (c, (crc, magic, attributes)) = (be_u32("crc"), be_i8("magic"), be_i8("attributes"))
+        .parse(c)
+        .map_err(fin)?;
+    let (c, timestamp) = if magic >= 1 {
+        be_i64("timestamp")(c).map(|(c, t)| (c, Some(t))).map_err(fin)?
     } else {
-        None
+        (c, None)
     };
 
     #[cfg(not(fuzzing))]
@@ -146,9 +144,9 @@ pub(crate) fn parse(b: &[u8], pos: usize, verify_crc: bool) -> Result<LegacyMess
             "attributes",
         ));
     }
-    let key = read::opt_bytes(c, false, true, "key").map_err(fin)?;
+    let (c, key) = nullable_bytes("key")(c).map_err(fin)?;
     let value_at = end - c.len();
-    let value = read::opt_bytes(c, false, true, "value").map_err(fin)?;
+    let (c, value) = nullable_bytes("value")(c).map_err(fin)?;
     if codec != 0 && value.is_none() {
         return Err(DecodeError::new_at(
             K::NullNotAllowed,
