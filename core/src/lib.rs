@@ -53,6 +53,8 @@ mod codec;
 mod compound;
 #[cfg(feature = "defmt")]
 mod defmt_impls;
+#[cfg(feature = "alloc")]
+pub mod dynamic;
 mod error;
 pub mod frame;
 pub mod nom;
