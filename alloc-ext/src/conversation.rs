@@ -51,7 +51,7 @@ use kafka_wire::reflect::{Kind, StructDesc};
 use kafka_wire::{ApiKey, ErrorCode, Message, RequestBody};
 use serde_json::{json, Map, Value};
 
-use crate::json::wire_to_json;
+use crate::json::{entry_of, wire_to_json, JsonError};
 
 /// Requests a connection remembers at most while they wait for an answer; past it the oldest
 /// is forgotten (its response will be reported as unpaired).
@@ -253,8 +253,8 @@ impl Connection {
                 if let RequestBody::Produce(p) = f.body {
                     expects_response = p.acks != 0;
                 }
-                let header = wire_to_json(<RequestHeader as Message>::SCHEMA, f.header_bytes, f.header_version);
-                let body = wire_to_json(f.body.schema(), f.body_bytes, f.api_version);
+                let header = schema_to_json(<RequestHeader as Message>::SCHEMA, f.header_bytes, f.header_version);
+                let body = schema_to_json(f.body.schema(), f.body_bytes, f.api_version);
                 match (header, body) {
                     (Ok(h), Ok(b)) => {
                         out.insert("header".into(), h);
@@ -393,10 +393,15 @@ struct DecodedResponse {
 }
 
 fn response_json(f: &frame::ResponseFrame<'_>, version: i16) -> Result<(Value, Value), String> {
-    let header = wire_to_json(<ResponseHeader as Message>::SCHEMA, f.header_bytes, f.header_version)
+    let header = schema_to_json(<ResponseHeader as Message>::SCHEMA, f.header_bytes, f.header_version)
         .map_err(|e| format!("JSON conversion: {e}"))?;
-    let body = wire_to_json(f.body.schema(), f.body_bytes, version).map_err(|e| format!("JSON conversion: {e}"))?;
+    let body = schema_to_json(f.body.schema(), f.body_bytes, version).map_err(|e| format!("JSON conversion: {e}"))?;
     Ok((header, body))
+}
+
+/// The JSON of `bytes`, one message whose schema is `desc`.
+fn schema_to_json(desc: &'static StructDesc, bytes: &[u8], version: i16) -> Result<Value, JsonError> {
+    wire_to_json(entry_of(desc)?, bytes, version)
 }
 
 /// Strict, then lenient; an ApiVersions response that decodes at neither is tried at version 0,

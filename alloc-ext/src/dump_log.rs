@@ -30,7 +30,7 @@ use kafka_wire::MetadataRecordType;
 use serde_json::{json, Value};
 
 use crate::compression::{self, DEFAULT_LIMIT};
-use crate::json::{wire_to_json, JsonError};
+use crate::json::{entry_of, wire_to_json, JsonError};
 
 /// What to print and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +84,7 @@ pub fn record_type_name(t: MetadataRecordType) -> String {
 /// A framed metadata record as `{"type": …, "version": …, "data": …}`, the shape
 /// `kwire decode --metadata-record` prints.
 pub fn metadata_record_json(r: &FramedMetadataRecord<'_>) -> Result<Value, JsonError> {
-    let data = wire_to_json(r.record.schema(), r.record_bytes, r.version)?;
+    let data = wire_to_json(entry_of(r.record.schema())?, r.record_bytes, r.version)?;
     Ok(json!({ "type": record_type_name(r.record_type), "version": r.version, "data": data }))
 }
 
@@ -214,7 +214,9 @@ fn dump_batch(
         for (r, c) in records.control().map_err(|e| at(&e))? {
             let data = match (c.value.schema(), c.value) {
                 (_, ControlValue::Unknown) | (None, _) => b64(Some(c.value_bytes)),
-                (Some(schema), _) => wire_to_json(schema, c.value_bytes, c.version).map_err(|e| at(&e))?,
+                (Some(schema), _) => entry_of(schema)
+                    .and_then(|e| wire_to_json(e, c.value_bytes, c.version))
+                    .map_err(|e| at(&e))?,
             };
             let v = json!({ "control": {
                 "offset": b.offset_of(&r),

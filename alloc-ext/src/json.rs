@@ -1,42 +1,51 @@
 //! JSON in the shape of Kafka's generated `JsonConverter`s, for every message, from views and
 //! owned values, and back into owned values.
 //!
-//! One walker serves every message: it interprets the wire bytes with the message's field-level
-//! schema (`kafka_wire::reflect`), which the generator emits beside the code. The shape follows
-//! Kafka's converters: camelCase field names; a field is present when the version has it; tagged
-//! fields only when they differ from their default; 64-bit integers as JSON numbers; UUIDs in
-//! Kafka's URL-safe base64; bytes in standard base64; null as `null`.
+//! Both directions go through the codec, with the message's field-level schema
+//! (`kafka_wire::reflect`) for names and defaults: to JSON, the message's visitor
+//! ([`kafka_wire::Message::visit`]) reads the bytes and a [`Visitor`] here builds the JSON as
+//! the fields arrive; from JSON, the JSON becomes a [`kafka_wire::dynamic`] value, which core
+//! encodes with the generated encoders' wire primitives. This module knows JSON, not the wire
+//! format.
+//!
+//! The shape follows Kafka's converters: camelCase field names; a field is present when the
+//! version has it; tagged fields only when they differ from their default; 64-bit integers as
+//! JSON numbers; UUIDs in Kafka's URL-safe base64; bytes in standard base64; null as `null`.
 //!
 //! Two additions keep the round trip lossless, where Kafka's converters drop data: `records`
 //! fields carry their bytes in base64 (Kafka writes an empty string), and unknown tagged fields
 //! appear as `"_unknownTaggedFields": [{"tag": N, "data": "<base64>"}]`.
 
+use std::borrow::Cow;
+
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
+use kafka_wire::catalog::{self, Entry};
+use kafka_wire::dynamic::{self, Struct};
 use kafka_wire::reflect::{DefaultValue, FieldDesc, Kind, StructDesc};
-use kafka_wire::{Message, OwnedMessage};
+use kafka_wire::{FieldId, Message, OwnedMessage, Visitor};
 use serde_json::{Map, Number, Value};
 
 /// Why a conversion failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonError {
-    /// The bytes did not follow the schema (offset, what).
-    Wire(usize, String),
     /// The JSON did not fit the schema (field path, what).
     Json(String, String),
-    /// The typed codec rejected the result.
+    /// The bytes did not decode.
     Decode(kafka_wire::DecodeError),
-    /// The typed codec could not encode the value.
+    /// The value could not be encoded.
     Encode(kafka_wire::EncodeError),
+    /// The schema is not a message's, or its tables disagree with the message's visitor.
+    Schema(String),
 }
 
 impl std::fmt::Display for JsonError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            JsonError::Wire(at, what) => write!(f, "{what} at byte {at}"),
             JsonError::Json(path, what) => write!(f, "{what} at {path}"),
             JsonError::Decode(e) => e.fmt(f),
             JsonError::Encode(e) => e.fmt(f),
+            JsonError::Schema(what) => f.write_str(what),
         }
     }
 }
@@ -58,40 +67,44 @@ impl From<kafka_wire::EncodeError> for JsonError {
 pub fn to_json<'a, M: Message<'a>>(m: &M, version: i16) -> Result<Value, JsonError> {
     let mut bytes = Vec::new();
     m.encode(&mut bytes, version)?;
-    wire_to_json(M::SCHEMA, &bytes, version)
+    wire_to_json(entry_of(M::SCHEMA)?, &bytes, version)
 }
 
 /// The JSON of an owned value at `version`.
 pub fn owned_to_json<M: OwnedMessage>(m: &M, version: i16) -> Result<Value, JsonError> {
     let bytes = m.to_vec(version)?;
-    wire_to_json(<M::View<'static> as Message<'static>>::SCHEMA, &bytes, version)
+    let mut b = JsonBuilder::new(<M::View<'static> as Message<'static>>::SCHEMA, version);
+    <M::View<'_> as Message<'_>>::visit(&bytes, version, &mut b)?;
+    b.finish()
 }
 
 /// An owned value from its JSON at `version`.
 pub fn from_json<M: OwnedMessage>(json: &Value, version: i16) -> Result<M, JsonError> {
-    let bytes = json_to_wire(<M::View<'static> as Message<'static>>::SCHEMA, json, version)?;
+    let info = <M::View<'static> as Message<'static>>::INFO;
+    let desc = <M::View<'static> as Message<'static>>::SCHEMA;
+    let bytes = dynamic::to_vec(&info, desc, &json_struct(desc, json, version, desc.name)?, version)?;
     Ok(M::parse(&bytes, version)?)
 }
 
-/// The JSON of encoded bytes of the struct `desc` at `version`; the bytes must be exactly one
-/// struct.
-pub fn wire_to_json(desc: &StructDesc, bytes: &[u8], version: i16) -> Result<Value, JsonError> {
-    let mut r = Reader { bytes, pos: 0 };
-    let v = r.read_struct(desc, version)?;
-    if r.pos != bytes.len() {
-        return Err(JsonError::Wire(
-            r.pos,
-            format!("{} trailing byte(s)", bytes.len() - r.pos),
-        ));
-    }
-    Ok(v)
+/// The JSON of `bytes`, exactly one message of the catalog entry `e` at `version`.
+pub fn wire_to_json(e: &Entry, bytes: &[u8], version: i16) -> Result<Value, JsonError> {
+    let mut b = JsonBuilder::new(e.schema, version);
+    (e.visit)(bytes, version, &mut b)?;
+    b.finish()
 }
 
-/// The encoded bytes of the struct `desc` at `version`, from its JSON.
-pub fn json_to_wire(desc: &StructDesc, json: &Value, version: i16) -> Result<Vec<u8>, JsonError> {
-    let mut out = Vec::new();
-    write_struct(desc, json, version, &mut out, desc.name)?;
-    Ok(out)
+/// The encoded bytes of a message of the catalog entry `e` at `version`, from its JSON.
+pub fn json_to_wire(e: &Entry, json: &Value, version: i16) -> Result<Vec<u8>, JsonError> {
+    let s = json_struct(e.schema, json, version, e.schema.name)?;
+    Ok(dynamic::to_vec(&e.info, e.schema, &s, version)?)
+}
+
+/// The catalog entry of the message whose schema is `desc` (`M::SCHEMA`, `body.schema()`,
+/// `record.schema()`), for [`wire_to_json`] and [`json_to_wire`].
+pub fn entry_of(desc: &StructDesc) -> Result<&'static Entry, JsonError> {
+    catalog::find(desc.name)
+        .filter(|e| std::ptr::eq(e.schema, desc))
+        .ok_or_else(|| JsonError::Schema(format!("no message in the catalog has the schema {}", desc.name)))
 }
 
 /// Kafka's text form of a UUID.
@@ -99,188 +112,183 @@ pub fn uuid_to_string(u: &kafka_wire::Uuid) -> String {
     URL_SAFE_NO_PAD.encode(u.as_bytes())
 }
 
-struct Reader<'b> {
-    bytes: &'b [u8],
-    pos: usize,
+/// What the JSON builder is filling: a struct's object (with its unknown tagged fields) or an
+/// array's elements.
+enum Frame {
+    Struct {
+        desc: &'static StructDesc,
+        map: Map<String, Value>,
+        unknown: Vec<Value>,
+    },
+    Array {
+        field: &'static FieldDesc,
+        items: Vec<Value>,
+    },
 }
 
-impl<'b> Reader<'b> {
-    fn err<T>(&self, what: &str) -> Result<T, JsonError> {
-        Err(JsonError::Wire(self.pos, what.to_string()))
-    }
-    fn take(&mut self, n: usize) -> Result<&'b [u8], JsonError> {
-        match self.bytes.get(self.pos..self.pos.saturating_add(n)) {
-            Some(s) => {
-                self.pos += n;
-                Ok(s)
-            }
-            None => self.err("input ended"),
+/// A [`Visitor`] that builds the JSON of a message as its fields arrive. The stack holds the
+/// struct or array each event belongs to; a field id is looked up in the descriptor of the
+/// struct on top, reached from the message's descriptor through each struct field's
+/// [`Kind::Struct`].
+struct JsonBuilder {
+    version: i16,
+    stack: Vec<Frame>,
+    /// The first inconsistency between the events and the schema tables.
+    err: Option<String>,
+}
+
+impl JsonBuilder {
+    fn new(desc: &'static StructDesc, version: i16) -> Self {
+        JsonBuilder {
+            version,
+            stack: vec![Frame::Struct {
+                desc,
+                map: Map::new(),
+                unknown: Vec::new(),
+            }],
+            err: None,
         }
-    }
-    fn arr<const N: usize>(&mut self) -> Result<[u8; N], JsonError> {
-        let s = self.take(N)?;
-        let mut a = [0u8; N];
-        a.copy_from_slice(s);
-        Ok(a)
-    }
-    fn uvarint(&mut self) -> Result<u32, JsonError> {
-        let mut v: u32 = 0;
-        for i in 0..5 {
-            let b = self.arr::<1>()?[0];
-            v |= u32::from(b & 0x7f).wrapping_shl(7 * i);
-            if b < 0x80 {
-                return Ok(v);
-            }
-        }
-        self.err("invalid varint")
-    }
-    /// A length: classic (`short` for strings) or compact; negative is null.
-    fn len(&mut self, compact: bool, short: bool) -> Result<i64, JsonError> {
-        Ok(if compact {
-            i64::from((self.uvarint()? as i32).wrapping_sub(1))
-        } else if short {
-            i64::from(i16::from_be_bytes(self.arr()?))
-        } else {
-            i64::from(i32::from_be_bytes(self.arr()?))
-        })
     }
 
-    fn read_struct(&mut self, desc: &StructDesc, v: i16) -> Result<Value, JsonError> {
-        let mut map = Map::new();
-        for f in desc.fields {
-            if f.in_version(v) && !f.tagged_at(v) {
-                let val = self.read_field(f, v, f.compact_at(v), f.nullable_at(v), false)?;
+    fn fail(&mut self, what: String) {
+        if self.err.is_none() {
+            self.err = Some(what);
+        }
+    }
+
+    /// The field `id` of the struct on top, or of the array on top.
+    fn field(&mut self, id: FieldId) -> Option<&'static FieldDesc> {
+        let found = match self.stack.last() {
+            Some(Frame::Struct { desc, .. }) => desc.fields.iter().find(|f| f.id == id),
+            Some(Frame::Array { field, .. }) => Some(*field).filter(|f| f.id == id),
+            None => None,
+        };
+        if found.is_none() {
+            self.fail(format!(
+                "the visitor reported field id {id}, which the schema does not have there"
+            ));
+        }
+        found
+    }
+
+    /// A finished value of field `id` (an element, when an array is on top).
+    fn put(&mut self, id: FieldId, val: Value) {
+        let Some(f) = self.field(id) else { return };
+        let v = self.version;
+        match self.stack.last_mut() {
+            Some(Frame::Array { items, .. }) => items.push(val),
+            // A tagged field at its default is left out.
+            Some(Frame::Struct { map, .. }) if !(f.tagged_at(v) && is_default(f, &val, v)) => {
                 map.insert(f.json.to_string(), val);
             }
+            Some(Frame::Struct { .. }) | None => {}
         }
-        if desc.flexible_at(v) {
-            let n = self.uvarint()?;
-            if n > 10_000 {
-                return self.err("more than 10000 tagged fields");
-            }
-            let mut unknown = Vec::new();
-            for _ in 0..n {
-                let tag = self.uvarint()?;
-                let size = self.uvarint()? as usize;
-                let start = self.pos;
-                match desc.fields.iter().find(|f| f.tagged_at(v) && f.tag == tag) {
-                    Some(f) => {
-                        let val = self.read_field(f, v, true, f.nullable_at(v), true)?;
-                        if self.pos - start != size {
-                            return self.err("tagged field size mismatch");
-                        }
-                        if !is_default(f, &val, v) {
-                            map.insert(f.json.to_string(), val);
-                        }
-                    }
-                    None => {
-                        let data = self.take(size)?;
-                        let mut t = Map::new();
-                        t.insert("tag".into(), Value::from(tag));
-                        t.insert("data".into(), Value::from(STANDARD.encode(data)));
-                        unknown.push(Value::Object(t));
-                    }
-                }
-            }
-            if !unknown.is_empty() {
-                map.insert("_unknownTaggedFields".into(), Value::Array(unknown));
-            }
-        }
-        Ok(Value::Object(map))
     }
 
-    fn read_field(
-        &mut self,
-        f: &FieldDesc,
-        v: i16,
-        compact: bool,
-        nullable: bool,
-        tagged: bool,
-    ) -> Result<Value, JsonError> {
-        if f.array {
-            let n = self.len(compact, false)?;
-            if n < 0 {
-                return if nullable {
-                    Ok(Value::Null)
-                } else {
-                    self.err("null array")
-                };
-            }
-            if n as usize > self.bytes.len() - self.pos {
-                return self.err("array count exceeds the input");
-            }
-            if n > 1_000_000 {
-                return self.err("array of more than 1000000 elements");
-            }
-            let mut items = Vec::with_capacity(n as usize);
-            for _ in 0..n {
-                items.push(self.read_one(f.kind, v, compact, false, false)?);
-            }
-            return Ok(Value::Array(items));
+    fn object(map: Map<String, Value>, unknown: Vec<Value>) -> Value {
+        let mut map = map;
+        if !unknown.is_empty() {
+            map.insert("_unknownTaggedFields".into(), Value::Array(unknown));
         }
-        self.read_one(f.kind, v, compact, nullable, tagged)
+        Value::Object(map)
     }
 
-    fn read_one(
-        &mut self,
-        kind: Kind,
-        v: i16,
-        compact: bool,
-        nullable: bool,
-        tagged: bool,
-    ) -> Result<Value, JsonError> {
-        Ok(match kind {
-            Kind::Bool => Value::Bool(self.arr::<1>()?[0] != 0),
-            Kind::Int8 => Value::from(i8::from_be_bytes(self.arr()?)),
-            Kind::Int16 => Value::from(i16::from_be_bytes(self.arr()?)),
-            Kind::Uint16 => Value::from(u16::from_be_bytes(self.arr()?)),
-            Kind::Int32 => Value::from(i32::from_be_bytes(self.arr()?)),
-            Kind::Uint32 => Value::from(u32::from_be_bytes(self.arr()?)),
-            Kind::Int64 => Value::from(i64::from_be_bytes(self.arr()?)),
-            Kind::Float64 => float_json(f64::from_be_bytes(self.arr()?)),
-            Kind::Uuid => Value::from(URL_SAFE_NO_PAD.encode(self.arr::<16>()?)),
-            Kind::String => {
-                let n = self.len(compact, true)?;
-                if n < 0 {
-                    return if nullable {
-                        Ok(Value::Null)
-                    } else {
-                        self.err("null string")
-                    };
-                }
-                let s = self.take(n as usize)?;
-                match std::str::from_utf8(s) {
-                    Ok(s) => Value::from(s),
-                    Err(_) => return self.err("invalid UTF-8"),
-                }
+    fn finish(mut self) -> Result<Value, JsonError> {
+        if let Some(e) = self.err {
+            return Err(JsonError::Schema(e));
+        }
+        match (self.stack.pop(), self.stack.is_empty()) {
+            (Some(Frame::Struct { map, unknown, .. }), true) => Ok(Self::object(map, unknown)),
+            _ => Err(JsonError::Schema("the visitor left a struct or an array open".into())),
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for JsonBuilder {
+    fn bool(&mut self, f: FieldId, x: bool) {
+        self.put(f, Value::Bool(x))
+    }
+    fn i8(&mut self, f: FieldId, x: i8) {
+        self.put(f, Value::from(x))
+    }
+    fn i16(&mut self, f: FieldId, x: i16) {
+        self.put(f, Value::from(x))
+    }
+    fn u16(&mut self, f: FieldId, x: u16) {
+        self.put(f, Value::from(x))
+    }
+    fn i32(&mut self, f: FieldId, x: i32) {
+        self.put(f, Value::from(x))
+    }
+    fn u32(&mut self, f: FieldId, x: u32) {
+        self.put(f, Value::from(x))
+    }
+    fn i64(&mut self, f: FieldId, x: i64) {
+        self.put(f, Value::from(x))
+    }
+    fn f64(&mut self, f: FieldId, x: f64) {
+        self.put(f, float_json(x))
+    }
+    fn uuid(&mut self, f: FieldId, x: kafka_wire::Uuid) {
+        self.put(f, Value::from(uuid_to_string(&x)))
+    }
+    fn str(&mut self, f: FieldId, x: Option<&'a str>) {
+        self.put(f, x.map_or(Value::Null, Value::from))
+    }
+    fn bytes(&mut self, f: FieldId, x: Option<&'a [u8]>) {
+        self.put(f, x.map_or(Value::Null, |b| Value::from(STANDARD.encode(b))))
+    }
+    fn records(&mut self, f: FieldId, x: Option<&'a [u8]>) {
+        self.put(f, x.map_or(Value::Null, |b| Value::from(STANDARD.encode(b))))
+    }
+    fn begin_array(&mut self, f: FieldId, len: u32) {
+        if let Some(field) = self.field(f) {
+            self.stack.push(Frame::Array {
+                field,
+                items: Vec::with_capacity(len as usize),
+            });
+        }
+    }
+    fn end_array(&mut self, f: FieldId) {
+        match self.stack.pop() {
+            Some(Frame::Array { items, .. }) => self.put(f, Value::Array(items)),
+            _ => self.fail(format!("the visitor ended array {f}, which is not open")),
+        }
+    }
+    fn begin_struct(&mut self, f: FieldId) {
+        match self.field(f).map(|field| field.kind) {
+            Some(Kind::Struct(desc)) => self.stack.push(Frame::Struct {
+                desc,
+                map: Map::new(),
+                unknown: Vec::new(),
+            }),
+            Some(_) => self.fail(format!("the visitor began a struct in field {f}, which holds none")),
+            None => {}
+        }
+    }
+    fn end_struct(&mut self, f: FieldId) {
+        // The root struct stays: only the structs `begin_struct` pushed are closed.
+        if self.stack.len() > 1 {
+            if let Some(Frame::Struct { map, unknown, .. }) = self.stack.pop() {
+                self.put(f, Self::object(map, unknown));
+                return;
             }
-            Kind::Bytes | Kind::Records => {
-                let n = self.len(compact, false)?;
-                if n < 0 {
-                    return if nullable {
-                        Ok(Value::Null)
-                    } else {
-                        self.err("null bytes")
-                    };
-                }
-                Value::from(STANDARD.encode(self.take(n as usize)?))
+        }
+        self.fail(format!("the visitor ended struct {f}, which is not open"));
+    }
+    fn null(&mut self, f: FieldId) {
+        self.put(f, Value::Null)
+    }
+    fn unknown_tag(&mut self, _: FieldId, tag: u32, data: &'a [u8]) {
+        match self.stack.last_mut() {
+            Some(Frame::Struct { unknown, .. }) => {
+                let mut t = Map::new();
+                t.insert("tag".into(), Value::from(tag));
+                t.insert("data".into(), Value::from(STANDARD.encode(data)));
+                unknown.push(Value::Object(t));
             }
-            Kind::Struct(d) => {
-                // The null marker: int8 (negative is null) untagged, an unsigned varint (not
-                // above zero is null) inside a tagged field.
-                if nullable {
-                    let null = if tagged {
-                        (self.uvarint()? as i32) <= 0
-                    } else {
-                        (self.arr::<1>()?[0] as i8) < 0
-                    };
-                    if null {
-                        return Ok(Value::Null);
-                    }
-                }
-                self.read_struct(d, v)?
-            }
-        })
+            _ => self.fail("the visitor reported an unknown tag outside a struct".into()),
+        }
     }
 }
 
@@ -340,61 +348,30 @@ fn jerr<T>(path: &str, what: impl Into<String>) -> Result<T, JsonError> {
     Err(JsonError::Json(path.to_string(), what.into()))
 }
 
-fn put_uvarint(out: &mut Vec<u8>, mut v: u32) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn put_len(out: &mut Vec<u8>, n: Option<usize>, compact: bool, short: bool) {
-    match (n, compact) {
-        (Some(n), true) => put_uvarint(out, n as u32 + 1),
-        (None, true) => out.push(0),
-        (Some(n), false) if short => out.extend_from_slice(&(n as i16).to_be_bytes()),
-        (None, false) if short => out.extend_from_slice(&(-1i16).to_be_bytes()),
-        (Some(n), false) => out.extend_from_slice(&(n as i32).to_be_bytes()),
-        (None, false) => out.extend_from_slice(&(-1i32).to_be_bytes()),
-    }
-}
-
-fn write_struct(desc: &StructDesc, json: &Value, v: i16, out: &mut Vec<u8>, path: &str) -> Result<(), JsonError> {
+/// The value of struct `desc` at version `v` from its JSON; `path` names it in errors.
+fn json_struct<'j>(desc: &StructDesc, json: &'j Value, v: i16, path: &str) -> Result<Struct<'j>, JsonError> {
     let Value::Object(obj) = json else {
         return jerr(path, format!("expected an object for {}", desc.name));
     };
-    for f in desc.fields {
-        if f.in_version(v) && !f.tagged_at(v) {
-            let p = format!("{path}.{}", f.json);
-            let Some(val) = obj.get(f.json) else {
+    let mut s = Struct::new(desc);
+    for (i, f) in desc.fields.iter().enumerate() {
+        if !f.in_version(v) {
+            continue;
+        }
+        let p = format!("{path}.{}", f.json);
+        let val = match obj.get(f.json) {
+            Some(val) => val,
+            None if f.tagged_at(v) => continue,
+            None => {
                 return jerr(
                     &p,
                     format!("unable to locate field '{}', which is mandatory in version {v}", f.json),
-                );
-            };
-            write_field(f, val, v, f.compact_at(v), f.nullable_at(v), false, out, &p)?;
-        }
+                )
+            }
+        };
+        s.set(i, json_field(f, val, v, &p)?);
     }
     if desc.flexible_at(v) {
-        let mut tags: Vec<(u32, Vec<u8>)> = Vec::new();
-        for f in desc.fields {
-            if f.tagged_at(v) {
-                if let Some(val) = obj.get(f.json) {
-                    let mut b = Vec::new();
-                    write_field(
-                        f,
-                        val,
-                        v,
-                        true,
-                        f.nullable_at(v),
-                        true,
-                        &mut b,
-                        &format!("{path}.{}", f.json),
-                    )?;
-                    tags.push((f.tag, b));
-                }
-            }
-        }
         if let Some(u) = obj.get("_unknownTaggedFields") {
             let p = format!("{path}._unknownTaggedFields");
             let Value::Array(items) = u else {
@@ -410,133 +387,85 @@ fn write_struct(desc: &StructDesc, json: &Value, v: i16, out: &mut Vec<u8>, path
                     .and_then(Value::as_str)
                     .and_then(|d| STANDARD.decode(d).ok());
                 match (tag, data) {
-                    (Some(t), Some(d)) => tags.push((t, d)),
+                    (Some(t), Some(d)) => s.unknown_tags.push((t, Cow::Owned(d))),
                     _ => return jerr(&p, "expected {\"tag\": integer, \"data\": base64}"),
                 }
             }
         }
-        tags.sort_by_key(|(t, _)| *t);
-        put_uvarint(out, tags.len() as u32);
-        for (t, b) in tags {
-            put_uvarint(out, t);
-            put_uvarint(out, b.len() as u32);
-            out.extend_from_slice(&b);
+    }
+    Ok(s)
+}
+
+fn json_field<'j>(f: &FieldDesc, val: &'j Value, v: i16, p: &str) -> Result<dynamic::Value<'j>, JsonError> {
+    let nullable = f.nullable_at(v);
+    if !f.array {
+        return json_one(f.kind, val, v, nullable, p);
+    }
+    match val {
+        Value::Null if nullable => Ok(dynamic::Value::Null),
+        Value::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, it) in items.iter().enumerate() {
+                out.push(json_one(f.kind, it, v, false, &format!("{p}[{i}]"))?);
+            }
+            Ok(dynamic::Value::Array(out))
         }
+        _ => jerr(p, "expected an array"),
     }
-    Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn write_field(
-    f: &FieldDesc,
-    val: &Value,
-    v: i16,
-    compact: bool,
-    nullable: bool,
-    tagged: bool,
-    out: &mut Vec<u8>,
-    p: &str,
-) -> Result<(), JsonError> {
-    if f.array {
-        return match val {
-            Value::Null if nullable => {
-                put_len(out, None, compact, false);
-                Ok(())
-            }
-            Value::Array(items) => {
-                put_len(out, Some(items.len()), compact, false);
-                for (i, it) in items.iter().enumerate() {
-                    write_one(f.kind, it, v, compact, false, false, out, &format!("{p}[{i}]"))?;
-                }
-                Ok(())
-            }
-            _ => jerr(p, "expected an array"),
-        };
-    }
-    write_one(f.kind, val, v, compact, nullable, tagged, out, p)
-}
-
-fn int(val: &Value, p: &str, lo: i64, hi: i64) -> Result<i64, JsonError> {
+fn int(val: &Value, p: &str, lo: i64, hi: i64) -> Result<dynamic::Value<'static>, JsonError> {
     match val.as_i64() {
-        Some(i) if (lo..=hi).contains(&i) => Ok(i),
+        Some(i) if (lo..=hi).contains(&i) => Ok(dynamic::Value::Int(i)),
         _ => jerr(p, format!("expected an integer from {lo} to {hi}")),
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn write_one(
-    kind: Kind,
-    val: &Value,
-    v: i16,
-    compact: bool,
-    nullable: bool,
-    tagged: bool,
-    out: &mut Vec<u8>,
-    p: &str,
-) -> Result<(), JsonError> {
+fn json_one<'j>(kind: Kind, val: &'j Value, v: i16, nullable: bool, p: &str) -> Result<dynamic::Value<'j>, JsonError> {
+    use dynamic::Value as D;
     if val.is_null() && nullable {
-        match kind {
-            Kind::String => put_len(out, None, compact, true),
-            Kind::Bytes | Kind::Records => put_len(out, None, compact, false),
-            Kind::Struct(_) => out.push(if tagged { 0 } else { 0xff }),
-            _ => return jerr(p, "null is not allowed here"),
-        }
-        return Ok(());
+        return match kind {
+            Kind::String | Kind::Bytes | Kind::Records | Kind::Struct(_) => Ok(D::Null),
+            _ => jerr(p, "null is not allowed here"),
+        };
     }
-    match kind {
+    Ok(match kind {
         Kind::Bool => match val.as_bool() {
-            Some(b) => out.push(u8::from(b)),
+            Some(b) => D::Bool(b),
             None => return jerr(p, "expected a boolean"),
         },
-        Kind::Int8 => out.push(int(val, p, i8::MIN.into(), i8::MAX.into())? as i8 as u8),
-        Kind::Int16 => out.extend_from_slice(&(int(val, p, i16::MIN.into(), i16::MAX.into())? as i16).to_be_bytes()),
-        Kind::Uint16 => out.extend_from_slice(&(int(val, p, 0, u16::MAX.into())? as u16).to_be_bytes()),
-        Kind::Int32 => out.extend_from_slice(&(int(val, p, i32::MIN.into(), i32::MAX.into())? as i32).to_be_bytes()),
-        Kind::Uint32 => out.extend_from_slice(&(int(val, p, 0, u32::MAX.into())? as u32).to_be_bytes()),
-        Kind::Int64 => out.extend_from_slice(&int(val, p, i64::MIN, i64::MAX)?.to_be_bytes()),
-        Kind::Float64 => {
-            let x = match val {
-                Value::Number(n) => n.as_f64().unwrap_or(0.0),
-                Value::String(s) if s == "NaN" => f64::NAN,
-                Value::String(s) if s == "Infinity" => f64::INFINITY,
-                Value::String(s) if s == "-Infinity" => f64::NEG_INFINITY,
-                _ => return jerr(p, "expected a number"),
-            };
-            out.extend_from_slice(&x.to_be_bytes());
-        }
+        Kind::Int8 => int(val, p, i8::MIN.into(), i8::MAX.into())?,
+        Kind::Int16 => int(val, p, i16::MIN.into(), i16::MAX.into())?,
+        Kind::Uint16 => int(val, p, 0, u16::MAX.into())?,
+        Kind::Int32 => int(val, p, i32::MIN.into(), i32::MAX.into())?,
+        Kind::Uint32 => int(val, p, 0, u32::MAX.into())?,
+        Kind::Int64 => int(val, p, i64::MIN, i64::MAX)?,
+        Kind::Float64 => D::Float(match val {
+            Value::Number(n) => n.as_f64().unwrap_or(0.0),
+            Value::String(s) if s == "NaN" => f64::NAN,
+            Value::String(s) if s == "Infinity" => f64::INFINITY,
+            Value::String(s) if s == "-Infinity" => f64::NEG_INFINITY,
+            _ => return jerr(p, "expected a number"),
+        }),
         Kind::Uuid => {
             let bytes = val
                 .as_str()
                 .and_then(|s| URL_SAFE_NO_PAD.decode(s).ok())
-                .filter(|b| b.len() == 16);
+                .and_then(|b| <[u8; 16]>::try_from(b).ok());
             match bytes {
-                Some(b) => out.extend_from_slice(&b),
+                Some(b) => D::Uuid(kafka_wire::Uuid::from_bytes(b)),
                 None => return jerr(p, "expected a UUID in Kafka's base64 form"),
             }
         }
         Kind::String => match val.as_str() {
-            Some(s) => {
-                if s.len() > 0x7fff {
-                    return jerr(p, "string longer than 32767 bytes");
-                }
-                put_len(out, Some(s.len()), compact, true);
-                out.extend_from_slice(s.as_bytes());
-            }
+            Some(s) if s.len() > 0x7fff => return jerr(p, "string longer than 32767 bytes"),
+            Some(s) => D::Str(Cow::Borrowed(s)),
             None => return jerr(p, "expected a string"),
         },
         Kind::Bytes | Kind::Records => match val.as_str().and_then(|s| STANDARD.decode(s).ok()) {
-            Some(b) => {
-                put_len(out, Some(b.len()), compact, false);
-                out.extend_from_slice(&b);
-            }
+            Some(b) => D::Bytes(Cow::Owned(b)),
             None => return jerr(p, "expected base64 bytes"),
         },
-        Kind::Struct(d) => {
-            if nullable {
-                out.push(1);
-            }
-            write_struct(d, val, v, out, p)?;
-        }
-    }
-    Ok(())
+        Kind::Struct(d) => D::Struct(json_struct(d, val, v, p)?),
+    })
 }

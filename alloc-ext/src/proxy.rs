@@ -675,7 +675,9 @@ impl JsonLog {
 /// The body of a rewritten response frame (no size prefix) as JSON.
 fn forwarded_body(payload: &[u8], key: ApiKey, version: i16) -> Result<serde_json::Value, String> {
     let f = frame::parse_response(payload, key, version, Mode::Lenient).map_err(|e| e.to_string())?;
-    crate::json::wire_to_json(f.body.schema(), f.body_bytes, version).map_err(|e| e.to_string())
+    crate::json::entry_of(f.body.schema())
+        .and_then(|e| crate::json::wire_to_json(e, f.body_bytes, version))
+        .map_err(|e| e.to_string())
 }
 
 impl FrameObserver for JsonLog {

@@ -31,11 +31,11 @@ fn every_message_every_version_round_trips() {
                 let bytes = sample(m, v, &mut rng, Options::default());
                 cases += 1;
                 // JSON: bytes -> Kafka-shaped JSON -> bytes, through text.
-                match kafka_wire_ext::json::wire_to_json(entry.schema, &bytes, i16::from(v)) {
+                match kafka_wire_ext::json::wire_to_json(entry, &bytes, i16::from(v)) {
                     Ok(j) => {
                         let text = serde_json::to_string(&j).expect("serialize");
                         let back: serde_json::Value = serde_json::from_str(&text).expect("reparse");
-                        match kafka_wire_ext::json::json_to_wire(entry.schema, &back, i16::from(v)) {
+                        match kafka_wire_ext::json::json_to_wire(entry, &back, i16::from(v)) {
                             Ok(b) if b == bytes => {}
                             Ok(b) => failures.push(format!("{} v{v} seed {seed}: JSON round trip differs\n  json: {text}\n  in:  {bytes:02x?}\n  out: {b:02x?}", m.name)),
                             Err(e) => failures.push(format!("{} v{v} seed {seed}: from JSON: {e}\n  json: {text}", m.name)),

@@ -87,6 +87,7 @@ impl Format for EncodeErrorKind {
             EncodeErrorKind::TaggedFieldsNotInVersion => {
                 write!(f, "unknown tagged fields set, but the target version is not flexible")
             }
+            EncodeErrorKind::WrongType => write!(f, "a value that does not fit the field's type"),
         }
     }
 }

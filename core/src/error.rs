@@ -269,6 +269,9 @@ pub enum EncodeErrorKind {
     },
     /// Unknown tagged fields are set, but the target version is not flexible.
     TaggedFieldsNotInVersion,
+    /// A value of [`crate::dynamic`] that does not fit its field: another type, an integer out of
+    /// the field's range, or a struct with another number of fields than its schema.
+    WrongType,
 }
 
 /// An encoding failure: its kind and the message, version and field it happened in.
@@ -346,6 +349,7 @@ impl fmt::Display for EncodeErrorKind {
             EncodeErrorKind::TaggedFieldsNotInVersion => {
                 f.write_str("unknown tagged fields set, but the target version is not flexible")
             }
+            EncodeErrorKind::WrongType => f.write_str("a value that does not fit the field's type"),
         }
     }
 }

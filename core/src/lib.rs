@@ -69,6 +69,8 @@ mod codec;
 mod compound;
 #[cfg(feature = "defmt")]
 mod defmt_impls;
+#[cfg(feature = "alloc")]
+pub mod dynamic;
 mod error;
 pub mod frame;
 mod grammar;

@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use kafka_wire::frame::{self, Mode};
 use kafka_wire::messages::{RequestHeader, ResponseHeader};
 use kafka_wire::{catalog, ApiKey, Message, MetadataRecordType};
-use kafka_wire_ext::json::{json_to_wire, wire_to_json};
+use kafka_wire_ext::json::{entry_of, json_to_wire, wire_to_json};
 use serde_json::{json, Value};
 
 #[derive(Parser)]
@@ -215,11 +215,10 @@ fn unhex(text: &[u8]) -> Result<Vec<u8>, String> {
     hex::decode(&clean).map_err(|e| format!("invalid hex input: {e}"))
 }
 
-fn schema_of(name: &str) -> &'static kafka_wire::reflect::StructDesc {
+fn message_entry(name: &str) -> &'static catalog::Entry {
     catalog::ALL
         .iter()
         .find(|e| e.group == "messages" && e.info.name == name)
-        .map(|e| e.schema)
         .expect("every API message is in the catalog")
 }
 
@@ -249,7 +248,7 @@ fn decode(o: &Opts) -> Result<Value, String> {
     let js = |e: kafka_wire_ext::json::JsonError| e.to_string();
     if o.metadata_record {
         let r = frame::parse_metadata_record(&bytes).map_err(|e| e.to_string())?;
-        let data = wire_to_json(r.record.schema(), r.record_bytes, r.version).map_err(js)?;
+        let data = wire_to_json(entry_of(r.record.schema()).map_err(js)?, r.record_bytes, r.version).map_err(js)?;
         return Ok(json!({ "type": record_type_name(r.record_type), "version": r.version, "data": data }));
     }
     if o.response {
@@ -261,8 +260,13 @@ fn decode(o: &Opts) -> Result<Value, String> {
                 f.trailing.len()
             );
         }
-        let header = wire_to_json(<ResponseHeader as Message>::SCHEMA, f.header_bytes, f.header_version).map_err(js)?;
-        let body = wire_to_json(f.body.schema(), f.body_bytes, v).map_err(js)?;
+        let header = wire_to_json(
+            entry_of(<ResponseHeader as Message>::SCHEMA).map_err(js)?,
+            f.header_bytes,
+            f.header_version,
+        )
+        .map_err(js)?;
+        let body = wire_to_json(entry_of(f.body.schema()).map_err(js)?, f.body_bytes, v).map_err(js)?;
         return Ok(json!({ "header": header, "body": body }));
     }
     let f = frame::parse_request_frame(&bytes, mode).map_err(|e| e.to_string())?;
@@ -272,8 +276,13 @@ fn decode(o: &Opts) -> Result<Value, String> {
             f.trailing.len()
         );
     }
-    let header = wire_to_json(<RequestHeader as Message>::SCHEMA, f.header_bytes, f.header_version).map_err(js)?;
-    let body = wire_to_json(f.body.schema(), f.body_bytes, f.api_version).map_err(js)?;
+    let header = wire_to_json(
+        entry_of(<RequestHeader as Message>::SCHEMA).map_err(js)?,
+        f.header_bytes,
+        f.header_version,
+    )
+    .map_err(js)?;
+    let body = wire_to_json(entry_of(f.body.schema()).map_err(js)?, f.body_bytes, f.api_version).map_err(js)?;
     Ok(json!({ "header": header, "body": body }))
 }
 
@@ -296,12 +305,11 @@ fn encode(o: &Opts) -> Result<Vec<u8>, String> {
             .copied()
             .find(|t| record_type_name(*t) == ty)
             .ok_or_else(|| format!("unknown metadata record type {ty}"))?;
-        let desc = catalog::ALL
+        let entry = catalog::ALL
             .iter()
             .find(|e| e.group == "metadata" && e.info.api_key == Some(rt.id()))
-            .ok_or("no schema")?
-            .schema;
-        let body = json_to_wire(desc, &v["data"], version).map_err(js)?;
+            .ok_or("no schema")?;
+        let body = json_to_wire(entry, &v["data"], version).map_err(js)?;
         let mut out = Vec::new();
         for x in [1u32, rt.id() as u32, version as u32] {
             let mut x = x;
@@ -318,8 +326,13 @@ fn encode(o: &Opts) -> Result<Vec<u8>, String> {
     if o.response {
         let (key, version) = response_key(o)?;
         let hv = key.response_header_version(version);
-        let head = json_to_wire(<ResponseHeader as Message>::SCHEMA, &v["header"], hv).map_err(js)?;
-        let body = json_to_wire(schema_of(key.response_info().name), &v["body"], version).map_err(js)?;
+        let head = json_to_wire(
+            entry_of(<ResponseHeader as Message>::SCHEMA).map_err(js)?,
+            &v["header"],
+            hv,
+        )
+        .map_err(js)?;
+        let body = json_to_wire(message_entry(key.response_info().name), &v["body"], version).map_err(js)?;
         let out = framed(head, body);
         frame::parse_response_frame(&out, key, version, Mode::Strict).map_err(|e| e.to_string())?;
         return Ok(out);
@@ -332,8 +345,13 @@ fn encode(o: &Opts) -> Result<Vec<u8>, String> {
         .ok_or("missing header.requestApiVersion")? as i16;
     let key = ApiKey::from_i16(k).ok_or_else(|| format!("unknown API key {k}"))?;
     let hv = key.request_header_version(version);
-    let head = json_to_wire(<RequestHeader as Message>::SCHEMA, &v["header"], hv).map_err(js)?;
-    let body = json_to_wire(schema_of(key.request_info().name), &v["body"], version).map_err(js)?;
+    let head = json_to_wire(
+        entry_of(<RequestHeader as Message>::SCHEMA).map_err(js)?,
+        &v["header"],
+        hv,
+    )
+    .map_err(js)?;
+    let body = json_to_wire(message_entry(key.request_info().name), &v["body"], version).map_err(js)?;
     let out = framed(head, body);
     frame::parse_request_frame(&out, Mode::Strict).map_err(|e| e.to_string())?;
     Ok(out)
@@ -343,7 +361,9 @@ fn demo() -> Result<(), String> {
     let samples = kafka_wire_ext::demo::samples();
     let mut ok = 0;
     for s in &samples {
-        let j = wire_to_json(s.schema, &s.bytes, s.version).map_err(|e| e.to_string())?;
+        let j = entry_of(s.schema)
+            .and_then(|e| wire_to_json(e, &s.bytes, s.version))
+            .map_err(|e| e.to_string())?;
         println!(
             "{} v{} ({} bytes): {}",
             s.name,

@@ -262,7 +262,7 @@ fn probe(java_dir: &Path, args: &[String]) {
     let (view, owned) = ours(e, &input, v);
     println!("ours, view:  {}", cut(fmt_res(&view)));
     println!("ours, owned: {}", cut(fmt_res(&owned)));
-    match kafka_wire_ext::json::wire_to_json(e.schema, &input, v) {
+    match kafka_wire_ext::json::wire_to_json(e, &input, v) {
         Ok(j) => println!("ours, JSON:  {}", cut(j.to_string())),
         Err(err) => println!("ours, JSON:  error: {err}"),
     }
@@ -517,7 +517,7 @@ fn has_unknown_tag(e: &Entry, input: &[u8], v: i16, tag: u32) -> bool {
             _ => false,
         }
     }
-    kafka_wire_ext::json::wire_to_json(e.schema, input, v).is_ok_and(|j| walk(&j, tag))
+    kafka_wire_ext::json::wire_to_json(e, input, v).is_ok_and(|j| walk(&j, tag))
 }
 
 fn has_unknown_tags(v: &Value) -> bool {
@@ -570,12 +570,12 @@ fn run_case(jvm: &mut Jvm, case: &Case, opts: &Opts, tally: &mut Tally, allow: &
             }
         }
         match (&jv.json, &jv.json_err) {
-            (Some(kj), _) => match kafka_wire_ext::json::wire_to_json(e.schema, &jv.bytes, v) {
+            (Some(kj), _) => match kafka_wire_ext::json::wire_to_json(e, &jv.bytes, v) {
                 Ok(mut oj) => {
                     // Kafka's JSON read by us: the same bytes, unless Kafka's JSON lost data
                     // (non-empty records, unknown tags).
                     if !has_unknown_tags(&oj) && !jcmp::has_nonempty_records(e.schema, v, &oj) {
-                        match kafka_wire_ext::json::json_to_wire(e.schema, kj, v) {
+                        match kafka_wire_ext::json::json_to_wire(e, kj, v) {
                             Ok(b) if b == jv.bytes => agreed.push("kafka-json-to-us"),
                             Ok(b) => local.push((
                                 "kafka-json-to-us:bytes-differ".into(),
@@ -659,7 +659,7 @@ fn run_case(jvm: &mut Jvm, case: &Case, opts: &Opts, tally: &mut Tally, allow: &
                         json!({"input": hx, "kafka": err}),
                     )),
                 }
-                let ours_json = kafka_wire_ext::json::wire_to_json(e.schema, b, v);
+                let ours_json = kafka_wire_ext::json::wire_to_json(e, b, v);
                 match (kj, &ours_json) {
                     (Some(Ok(kj)), Ok(oj)) => {
                         let mut oj = oj.clone();
@@ -911,7 +911,7 @@ fn targeted(e: &Entry, v: i16, our_vals: &[Vec<u8>], rng: &mut Rng, out: &mut Ve
         return;
     }
     let base = &our_vals[0];
-    let Ok(json) = kafka_wire_ext::json::wire_to_json(e.schema, base, v) else {
+    let Ok(json) = kafka_wire_ext::json::wire_to_json(e, base, v) else {
         return;
     };
     // Unknown tags at the top of the range: Kafka reads them as ints (2^31 and up are negative).
@@ -926,7 +926,7 @@ fn targeted(e: &Entry, v: i16, our_vals: &[Vec<u8>], rng: &mut Rng, out: &mut Ve
             unknown.push(json!({"tag": tag, "data": base64(&rng.bytes(2))}));
             m.insert("_unknownTaggedFields".into(), Value::Array(unknown));
         }
-        if let Ok(b) = kafka_wire_ext::json::json_to_wire(e.schema, &j, v) {
+        if let Ok(b) = kafka_wire_ext::json::json_to_wire(e, &j, v) {
             out.push((b, format!("unknown-tag-{tag}")));
         }
     }
@@ -953,7 +953,7 @@ fn targeted(e: &Entry, v: i16, our_vals: &[Vec<u8>], rng: &mut Rng, out: &mut Ve
                 unknown.push(json!({"tag": f.tag, "data": base64(&payload)}));
                 m.insert("_unknownTaggedFields".into(), Value::Array(unknown));
             }
-            if let Ok(b) = kafka_wire_ext::json::json_to_wire(e.schema, &j, v) {
+            if let Ok(b) = kafka_wire_ext::json::json_to_wire(e, &j, v) {
                 out.push((b, op));
             }
         };
@@ -1000,7 +1000,7 @@ fn limits(e: &Entry, v: i16, json: &Value, out: &mut Vec<(Vec<u8>, String)>) {
             m.shift_remove(f.json);
         }
     }
-    if let Ok(b) = kafka_wire_ext::json::json_to_wire(e.schema, &bare, v) {
+    if let Ok(b) = kafka_wire_ext::json::json_to_wire(e, &bare, v) {
         if b.last() == Some(&0) && ours(e, &b, v).0.is_ok() {
             let head = &b[..b.len() - 1];
             for (count, op) in [(1u32 << 31, "tag-count-2^31"), (u32::MAX, "tag-count-2^32-1")] {
@@ -1043,7 +1043,7 @@ fn limits(e: &Entry, v: i16, json: &Value, out: &mut Vec<(Vec<u8>, String)>) {
         let with = |n: usize| {
             let mut j = bare.clone();
             j[f.json] = Value::Array(vec![elem.clone(); n]);
-            kafka_wire_ext::json::json_to_wire(e.schema, &j, v).ok()
+            kafka_wire_ext::json::json_to_wire(e, &j, v).ok()
         };
         let (Some(a), Some(b)) = (with(0), with(8)) else {
             continue;
