@@ -1,17 +1,19 @@
 //! Random owned values valid at a given version (feature `arbitrary`), for structured fuzzing
 //! and property tests.
 //!
-//! Values are made by writing random but well-formed bytes for the message's schema at that
-//! version (from its field-level schema, [`crate::reflect`]) and parsing them: fields the version
-//! lacks keep their defaults, nulls appear only where the version allows them, and every value
-//! encodes at that version.
+//! Values are made as a random [`dynamic`](crate::dynamic) tree laid out by the message's
+//! field-level schema ([`crate::reflect`]) at that version, encoded by the codec and parsed: fields
+//! the version lacks keep their defaults, nulls appear only where the version allows them, and
+//! every value encodes at that version.
 //!
-//! Layer 6: uses `codec`, `owned` and `reflect`.
+//! Layer 8: uses `codec`, `dynamic`, `owned` and `reflect`.
 
+use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use arbitrary::{Result, Unstructured};
 
+use crate::dynamic::{self, Struct, Value};
 use crate::owned::OwnedMessage;
 use crate::reflect::{FieldDesc, Kind, StructDesc};
 use crate::Message;
@@ -28,143 +30,73 @@ pub trait ArbitraryAt: OwnedMessage {
 
 impl<T: OwnedMessage> ArbitraryAt for T {}
 
+/// Arrays below this depth (each struct and each array element is a level) are empty; the
+/// deepest struct that several fields share is reached at depth 8.
+const MAX_DEPTH: u32 = 8;
+
 /// Random well-formed bytes of the struct `desc` at `version`.
 pub fn arbitrary_bytes(desc: &StructDesc, version: i16, u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    write_struct(desc, version, u, &mut out, 0)?;
-    Ok(out)
+    let s = arbitrary_struct(desc, version, u, 0)?;
+    dynamic::struct_to_vec(desc, &s, version).map_err(|_| arbitrary::Error::IncorrectFormat)
 }
 
-fn uvarint(out: &mut Vec<u8>, mut v: u32) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
+fn arbitrary_struct<'u>(desc: &StructDesc, v: i16, u: &mut Unstructured<'u>, depth: u32) -> Result<Struct<'u>> {
+    let mut s = Struct::new(desc);
+    for (slot, f) in s.fields.iter_mut().zip(desc.fields) {
+        // A tagged field is sent or not; a regular one always is.
+        if f.in_version(v) && (!f.tagged_at(v) || u.arbitrary::<bool>()?) {
+            *slot = Some(arbitrary_field(f, v, u, depth)?);
+        }
     }
-    out.push(v as u8);
+    if desc.flexible_at(v) && u.ratio(1, 8)? {
+        // An unknown tagged field, above every tag the schemas use.
+        let tag = u.int_in_range(64..=1000)?;
+        let data: &[u8] = u.arbitrary()?;
+        s.unknown_tags.push((tag, Cow::Borrowed(data.get(..data.len().min(16)).unwrap_or(&[]))));
+    }
+    Ok(s)
 }
 
-fn len(out: &mut Vec<u8>, n: Option<usize>, compact: bool, short: bool) {
-    match (n, compact, short) {
-        (Some(n), true, _) => uvarint(out, n as u32 + 1),
-        (None, true, _) => out.push(0),
-        (Some(n), false, true) => out.extend_from_slice(&(n as i16).to_be_bytes()),
-        (None, false, true) => out.extend_from_slice(&(-1i16).to_be_bytes()),
-        (Some(n), false, false) => out.extend_from_slice(&(n as i32).to_be_bytes()),
-        (None, false, false) => out.extend_from_slice(&(-1i32).to_be_bytes()),
+fn arbitrary_field<'u>(f: &FieldDesc, v: i16, u: &mut Unstructured<'u>, depth: u32) -> Result<Value<'u>> {
+    if !f.array {
+        return arbitrary_one(f.kind, v, u, f.nullable_at(v), depth);
     }
+    if f.nullable_at(v) && u.ratio(1, 6)? {
+        return Ok(Value::Null);
+    }
+    let n = if depth > MAX_DEPTH { 0 } else { u.int_in_range(0..=3usize)? };
+    let mut items = Vec::with_capacity(n);
+    for _ in 0..n {
+        items.push(arbitrary_one(f.kind, v, u, false, depth + 1)?);
+    }
+    Ok(Value::Array(items))
 }
 
-fn write_struct(desc: &StructDesc, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8>, depth: u32) -> Result<()> {
-    for f in desc.fields {
-        if f.in_version(v) && !f.tagged_at(v) {
-            write_field(f, v, u, out, f.compact_at(v), f.nullable_at(v), false, depth)?;
-        }
-    }
-    if desc.flexible_at(v) {
-        let mut tags: Vec<(u32, Vec<u8>)> = Vec::new();
-        for f in desc.fields {
-            if f.tagged_at(v) && u.arbitrary::<bool>()? {
-                let mut b = Vec::new();
-                write_field(f, v, u, &mut b, true, f.nullable_at(v), true, depth)?;
-                tags.push((f.tag, b));
-            }
-        }
-        if u.ratio(1, 8)? {
-            let tag = u.int_in_range(64..=1000)?;
-            let data: &[u8] = u.arbitrary()?;
-            tags.push((tag, data.get(..data.len().min(16)).unwrap_or(&[]).to_vec()));
-        }
-        tags.sort_by_key(|(t, _)| *t);
-        uvarint(out, tags.len() as u32);
-        for (t, b) in tags {
-            uvarint(out, t);
-            uvarint(out, b.len() as u32);
-            out.extend_from_slice(&b);
-        }
-    }
-    Ok(())
-}
-
-#[allow(clippy::too_many_arguments)]
-fn write_field(
-    f: &FieldDesc,
-    v: i16,
-    u: &mut Unstructured<'_>,
-    out: &mut Vec<u8>,
-    compact: bool,
-    nullable: bool,
-    tagged: bool,
-    depth: u32,
-) -> Result<()> {
-    if f.array {
-        if nullable && u.ratio(1, 6)? {
-            len(out, None, compact, false);
-            return Ok(());
-        }
-        let n = if depth > 8 { 0 } else { u.int_in_range(0..=3usize)? };
-        len(out, Some(n), compact, false);
-        for _ in 0..n {
-            write_one(f.kind, v, u, out, compact, false, false, depth + 1)?;
-        }
-        return Ok(());
-    }
-    write_one(f.kind, v, u, out, compact, nullable, tagged, depth)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn write_one(
-    kind: Kind,
-    v: i16,
-    u: &mut Unstructured<'_>,
-    out: &mut Vec<u8>,
-    compact: bool,
-    nullable: bool,
-    tagged: bool,
-    depth: u32,
-) -> Result<()> {
+fn arbitrary_one<'u>(kind: Kind, v: i16, u: &mut Unstructured<'u>, nullable: bool, depth: u32) -> Result<Value<'u>> {
     let null = nullable && u.ratio(1, 6)?;
-    match kind {
-        Kind::Bool => out.push(u8::from(u.arbitrary::<bool>()?)),
-        Kind::Int8 => out.push(u.arbitrary::<u8>()?),
-        Kind::Int16 | Kind::Uint16 => out.extend_from_slice(&u.arbitrary::<u16>()?.to_be_bytes()),
-        Kind::Int32 | Kind::Uint32 => out.extend_from_slice(&u.arbitrary::<u32>()?.to_be_bytes()),
-        Kind::Int64 | Kind::Float64 => out.extend_from_slice(&u.arbitrary::<u64>()?.to_be_bytes()),
-        Kind::Uuid => out.extend_from_slice(&u.arbitrary::<[u8; 16]>()?),
+    Ok(match kind {
+        Kind::Bool => Value::Bool(u.arbitrary()?),
+        Kind::Int8 => Value::Int(i64::from(u.arbitrary::<i8>()?)),
+        Kind::Int16 => Value::Int(i64::from(u.arbitrary::<i16>()?)),
+        Kind::Uint16 => Value::Int(i64::from(u.arbitrary::<u16>()?)),
+        Kind::Int32 => Value::Int(i64::from(u.arbitrary::<i32>()?)),
+        Kind::Uint32 => Value::Int(i64::from(u.arbitrary::<u32>()?)),
+        Kind::Int64 => Value::Int(u.arbitrary()?),
+        Kind::Float64 => Value::Float(f64::from_bits(u.arbitrary()?)),
+        Kind::Uuid => Value::Uuid(uuid::Uuid::from_bytes(u.arbitrary()?)),
+        _ if null => Value::Null,
         Kind::String => {
-            if null {
-                len(out, None, compact, true);
-            } else {
-                let s: &str = u.arbitrary()?;
-                let mut end = s.len().min(64);
-                while !s.is_char_boundary(end) {
-                    end -= 1;
-                }
-                let s = s.get(..end).unwrap_or("");
-                len(out, Some(s.len()), compact, true);
-                out.extend_from_slice(s.as_bytes());
+            let s: &str = u.arbitrary()?;
+            let mut end = s.len().min(64);
+            while !s.is_char_boundary(end) {
+                end -= 1;
             }
+            Value::Str(Cow::Borrowed(s.get(..end).unwrap_or("")))
         }
         Kind::Bytes | Kind::Records => {
-            if null {
-                len(out, None, compact, false);
-            } else {
-                let b: &[u8] = u.arbitrary()?;
-                let b = b.get(..b.len().min(64)).unwrap_or(&[]);
-                len(out, Some(b.len()), compact, false);
-                out.extend_from_slice(b);
-            }
+            let b: &[u8] = u.arbitrary()?;
+            Value::Bytes(Cow::Borrowed(b.get(..b.len().min(64)).unwrap_or(&[])))
         }
-        Kind::Struct(d) => {
-            if nullable {
-                if null {
-                    // int8 -1 untagged; unsigned varint 0 inside a tagged field.
-                    out.push(if tagged { 0 } else { 0xff });
-                    return Ok(());
-                }
-                out.push(1);
-            }
-            write_struct(d, v, u, out, depth + 1)?;
-        }
-    }
-    Ok(())
+        Kind::Struct(d) => Value::Struct(arbitrary_struct(d, v, u, depth + 1)?),
+    })
 }

@@ -102,6 +102,19 @@ pub fn to_vec(info: &MessageInfo, desc: &StructDesc, s: &Struct<'_>, version: i1
     Ok(buf)
 }
 
+/// Encodes `s` as the struct `desc` at `version`, without the message-level version check:
+/// for values made to fit their schema at that version.
+#[cfg(feature = "arbitrary")]
+pub(crate) fn struct_to_vec(desc: &StructDesc, s: &Struct<'_>, version: i16) -> Result<Vec<u8>, EncodeError> {
+    let mut c = Count(0);
+    emit_struct(&mut c, desc, s, version)?;
+    let mut buf = alloc::vec![0u8; c.0];
+    let mut w = Writer::new(&mut buf);
+    emit_struct(&mut w, desc, s, version)?;
+    w.finish()?;
+    Ok(buf)
+}
+
 /// What a traversal writes to: a byte counter (the size pass) or a [`Writer`].
 trait Out {
     fn fixed(&mut self, bytes: &[u8], f: &'static str);
