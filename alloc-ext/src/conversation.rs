@@ -128,6 +128,19 @@ pub struct FrameEvent {
 }
 
 impl FrameEvent {
+    /// A frame of `size` bytes that went in `direction`, before anything is decoded.
+    fn undecoded(direction: Direction, size: usize) -> Self {
+        FrameEvent {
+            direction,
+            api: None,
+            correlation_id: None,
+            decoded: Decoded::Failed,
+            error_codes: Vec::new(),
+            size,
+            json: Value::Null,
+        }
+    }
+
     /// True for a response with at least one non-zero error code.
     pub fn has_error_code(&self) -> bool {
         !self.error_codes.is_empty()
@@ -210,15 +223,7 @@ impl Connection {
     /// Produce with `acks` 0).
     pub fn request(&mut self, time: f64, payload: &[u8]) -> FrameEvent {
         let mut out = self.base(time, Direction::Request);
-        let mut ev = FrameEvent {
-            direction: Direction::Request,
-            api: None,
-            correlation_id: None,
-            decoded: Decoded::Failed,
-            error_codes: Vec::new(),
-            size: payload.len(),
-            json: Value::Null,
-        };
+        let mut ev = FrameEvent::undecoded(Direction::Request, payload.len());
         // The fixed start of every request header: key, version, correlation id.
         if payload.len() >= 8 {
             let k = i16::from_be_bytes([payload[0], payload[1]]);
@@ -287,15 +292,7 @@ impl Connection {
     /// Decodes a response frame with the API and version of the request it answers.
     pub fn response(&mut self, time: f64, payload: &[u8]) -> FrameEvent {
         let mut out = self.base(time, Direction::Response);
-        let mut ev = FrameEvent {
-            direction: Direction::Response,
-            api: None,
-            correlation_id: None,
-            decoded: Decoded::Failed,
-            error_codes: Vec::new(),
-            size: payload.len(),
-            json: Value::Null,
-        };
+        let mut ev = FrameEvent::undecoded(Direction::Response, payload.len());
         let Some(c) = payload.get(..4).map(|b| i32::from_be_bytes([b[0], b[1], b[2], b[3]])) else {
             out.insert("error".into(), error_json("response shorter than a correlation id"));
             ev.json = Value::Object(out);

@@ -297,7 +297,7 @@ fn dump_message(
 
 /// Reads `file` (or standard input for `-`) and dumps it to standard output; what `kwire
 /// dump-log` runs.
-pub fn run(file: &str, opts: &DumpOptions) -> Result<(), String> {
+pub fn run(file: &str, opts: &DumpOptions, out: &mut dyn Write) -> Result<(), String> {
     let mut bytes = Vec::new();
     if file == "-" {
         std::io::stdin()
@@ -306,9 +306,7 @@ pub fn run(file: &str, opts: &DumpOptions) -> Result<(), String> {
     } else {
         bytes = std::fs::read(file).map_err(|e| format!("reading {file}: {e}"))?;
     }
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let r = dump(&bytes, opts, &mut out);
+    let r = dump(&bytes, opts, out);
     out.flush().map_err(|e| format!("writing output: {e}"))?;
     r.map(|_| ())
 }

@@ -31,6 +31,16 @@ impl fmt::Display for FrameError {
 
 impl std::error::Error for FrameError {}
 
+/// The size a frame's 4-byte prefix announces, checked against `max`.
+pub fn frame_size(prefix: [u8; 4], max: usize) -> Result<usize, FrameError> {
+    let size = i32::from_be_bytes(prefix);
+    let size = usize::try_from(size).map_err(|_| FrameError::NegativeSize(size))?;
+    if size > max {
+        return Err(FrameError::TooLarge { size, max });
+    }
+    Ok(size)
+}
+
 /// Collects bytes and hands out whole frames (the bytes after the 4-byte size).
 #[derive(Debug)]
 pub struct Reassembler {
@@ -70,18 +80,10 @@ impl Reassembler {
     pub fn next_frame(&mut self) -> Result<Option<&[u8]>, FrameError> {
         self.release();
         let pending = &self.buf[self.start..];
-        let Some(size) = pending.get(..4) else { return Ok(None) };
-        let size = i32::from_be_bytes([size[0], size[1], size[2], size[3]]);
-        if size < 0 {
-            return Err(FrameError::NegativeSize(size));
-        }
-        let size = size as usize;
-        if size > self.max_frame {
-            return Err(FrameError::TooLarge {
-                size,
-                max: self.max_frame,
-            });
-        }
+        let Some(&prefix) = pending.first_chunk::<4>() else {
+            return Ok(None);
+        };
+        let size = frame_size(prefix, self.max_frame)?;
         if pending.len() < 4 + size {
             return Ok(None);
         }

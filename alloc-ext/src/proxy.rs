@@ -57,7 +57,7 @@ use kafka_wire::messages::{
 use kafka_wire::{ApiKey, Array, DecodeError, EncodeError, Message, RequestBody, ResponseBody};
 
 use crate::conversation;
-use crate::frames::FrameError;
+use crate::frames::{frame_size, FrameError};
 
 /// Largest frame forwarded by default: 100 MiB, Kafka's default `socket.request.max.bytes`.
 pub const DEFAULT_MAX_FRAME: usize = 100 * 1024 * 1024;
@@ -89,18 +89,7 @@ impl FrameBuffer {
 
     fn size_of(&self, at: usize) -> Result<usize, FrameError> {
         let b = &self.buf[at..at + 4];
-        let size = i32::from_be_bytes([b[0], b[1], b[2], b[3]]);
-        if size < 0 {
-            return Err(FrameError::NegativeSize(size));
-        }
-        let size = size as usize;
-        if size > self.max_frame {
-            return Err(FrameError::TooLarge {
-                size,
-                max: self.max_frame,
-            });
-        }
-        Ok(size)
+        frame_size([b[0], b[1], b[2], b[3]], self.max_frame)
     }
 
     /// Reads once from `r` into the free space, making room for the pending frame first.

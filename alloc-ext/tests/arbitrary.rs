@@ -1,21 +1,12 @@
 //! `ArbitraryAt`: random owned values valid at a version.
 
+mod noise;
+use noise::noise;
+
 use arbitrary::Unstructured;
 use kafka_wire::messages::alter_partition_request::owned::AlterPartitionRequest;
 use kafka_wire::messages::metadata_request::owned::MetadataRequest;
 use kafka_wire::{catalog, ArbitraryAt, OwnedMessage};
-
-fn noise(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
 
 #[test]
 fn nulls_only_where_the_version_allows() {

@@ -6,7 +6,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use kafka_wire::frame::encode_metadata_record;
 use kafka_wire::messages::leader_change_message::Voter;
@@ -21,25 +21,8 @@ use kafka_wire::records::{
 use kafka_wire::{Array, Message, MetadataRecord, Uuid};
 use serde_json::{json, Value};
 
-fn kwire(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kwire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run kwire");
-    // kwire may exit before reading its input (a usage error): a closed pipe is not a failure.
-    match child.stdin.take().expect("stdin").write_all(stdin) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("write stdin: {e}"),
-        _ => {}
-    }
-    child.wait_with_output().expect("wait")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod run;
+use run::{kwire, text};
 
 fn lines(o: &Output) -> Vec<Value> {
     assert!(o.status.success(), "kwire failed: {}", text(&o.stderr));

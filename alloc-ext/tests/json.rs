@@ -1,5 +1,8 @@
 //! Kafka-shaped JSON for typed views and owned values.
 
+mod noise;
+use noise::noise;
+
 use arbitrary::Unstructured;
 use kafka_wire::messages::alter_partition_request::{self as ap, AlterPartitionRequest};
 use kafka_wire::metadata::partition_change_record::{owned, PartitionChangeRecord};
@@ -80,18 +83,6 @@ fn owned_json_round_trip() {
     let bytes = rec.to_vec(1).unwrap();
     let view = PartitionChangeRecord::parse(&bytes, 1).unwrap();
     assert_eq!(owned::PartitionChangeRecord::from(&view), rec);
-}
-
-fn noise(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
 }
 
 /// Bytes written by the generated encoders (`canonical`) go to JSON and back through the

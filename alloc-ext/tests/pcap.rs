@@ -526,3 +526,33 @@ fn the_command_filters_by_api_and_errors_and_ends_with_the_summary() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown API \"Nope\""));
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // The whole output is larger than a pipe's buffer (64 KiB on Linux) and kwire's own, so
+    // kwire is still writing when the reader below goes away.
+    let whole = Command::new(env!("CARGO_BIN_EXE_kwire"))
+        .arg("pcap")
+        .arg(capture_path())
+        .output()
+        .unwrap();
+    assert!(whole.stdout.len() > (64 + 8) * 1024, "{}", whole.stdout.len());
+    // `kwire pcap … | head -1`: the output closes after one line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kwire"))
+        .arg("pcap")
+        .arg(capture_path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with('{'), "{first}");
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -41,19 +41,8 @@ impl AddressMap for Fixed {
     }
 }
 
-/// Reads `bytes` in pieces of `chunk`.
-struct Chunked<'a> {
-    bytes: &'a [u8],
-    chunk: usize,
-}
-impl Read for Chunked<'_> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let n = self.chunk.min(out.len()).min(self.bytes.len());
-        out[..n].copy_from_slice(&self.bytes[..n]);
-        self.bytes = &self.bytes[n..];
-        Ok(n)
-    }
-}
+mod chunked;
+use chunked::Chunked;
 
 /// Direction, API, version, correlation id, outcome, the rewritten frame.
 type Event = (Direction, Option<ApiKey>, i16, i32, Decoded, Option<Vec<u8>>);

@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::io::{self, Read};
+use std::io;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -19,19 +19,8 @@ use kafka_wire::messages::{
 use kafka_wire::{ApiKey, Array, ResponseBody};
 use kafka_wire_ext::proxy::{AddressMap, Direction, Inflight, Pump, Stats};
 
-/// Reads `bytes` in pieces of `chunk` (frames end up split across reads).
-struct Chunked<'a> {
-    bytes: &'a [u8],
-    chunk: usize,
-}
-impl Read for Chunked<'_> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let n = self.chunk.min(out.len()).min(self.bytes.len());
-        out[..n].copy_from_slice(&self.bytes[..n]);
-        self.bytes = &self.bytes[n..];
-        Ok(n)
-    }
-}
+mod chunked;
+use chunked::Chunked;
 
 /// Every broker is reached through `proxy:9000+id` (no allocation to answer).
 struct Fixed;

@@ -2,22 +2,13 @@
 //! driven by the reflection tables, for every message and version; and its errors against the
 //! parse's, on truncated and corrupted input.
 
+mod noise;
+use noise::noise;
+
 use arbitrary::Unstructured;
 use kafka_wire::catalog;
 use kafka_wire::reflect::{FieldDesc, Kind, StructDesc};
 use kafka_wire::{CodecError, FieldId, Visitor};
-
-fn noise(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
 
 type Events = Vec<(FieldId, String)>;
 

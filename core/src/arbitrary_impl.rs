@@ -52,7 +52,8 @@ fn arbitrary_struct<'u>(desc: &StructDesc, v: i16, u: &mut Unstructured<'u>, dep
         // An unknown tagged field, above every tag the schemas use.
         let tag = u.int_in_range(64..=1000)?;
         let data: &[u8] = u.arbitrary()?;
-        s.unknown_tags.push((tag, Cow::Borrowed(data.get(..data.len().min(16)).unwrap_or(&[]))));
+        s.unknown_tags
+            .push((tag, Cow::Borrowed(data.get(..data.len().min(16)).unwrap_or(&[]))));
     }
     Ok(s)
 }
@@ -64,7 +65,11 @@ fn arbitrary_field<'u>(f: &FieldDesc, v: i16, u: &mut Unstructured<'u>, depth: u
     if f.nullable_at(v) && u.ratio(1, 6)? {
         return Ok(Value::Null);
     }
-    let n = if depth > MAX_DEPTH { 0 } else { u.int_in_range(0..=3usize)? };
+    let n = if depth > MAX_DEPTH {
+        0
+    } else {
+        u.int_in_range(0..=3usize)?
+    };
     let mut items = Vec::with_capacity(n);
     for _ in 0..n {
         items.push(arbitrary_one(f.kind, v, u, false, depth + 1)?);

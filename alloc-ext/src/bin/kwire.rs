@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use kafka_wire::frame::{self, Mode};
 use kafka_wire::messages::{RequestHeader, ResponseHeader};
 use kafka_wire::{catalog, ApiKey, Message, MetadataRecordType};
+use kafka_wire_ext::dump_log::record_type_name;
 use kafka_wire_ext::json::{entry_of, json_to_wire, wire_to_json};
 use serde_json::{json, Value};
 
@@ -222,18 +223,6 @@ fn message_entry(name: &str) -> &'static catalog::Entry {
         .expect("every API message is in the catalog")
 }
 
-/// `PartitionChange` → `PARTITION_CHANGE_RECORD`, as Kafka's metadata tools name types.
-fn record_type_name(t: MetadataRecordType) -> String {
-    let mut s = String::new();
-    for (i, ch) in t.name().chars().enumerate() {
-        if ch.is_ascii_uppercase() && i > 0 {
-            s.push('_');
-        }
-        s.push(ch.to_ascii_uppercase());
-    }
-    s + "_RECORD"
-}
-
 fn response_key(o: &Opts) -> Result<(ApiKey, i16), String> {
     let k = o.api_key.ok_or("--response needs --api-key")?;
     let v = o.api_version.ok_or("--response needs --api-version")?;
@@ -421,7 +410,7 @@ fn pcap(a: &PcapArgs) -> Result<(), String> {
         max_out_of_order: a.max_out_of_order_bytes,
     };
     let mut decoder = Decoder::new(opts);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = stdout();
     let mut failed: Option<std::io::Error> = None;
     let printed = std::cell::Cell::new(0u64);
     let mut emit = |ev: kafka_wire_ext::conversation::FrameEvent| {
@@ -456,19 +445,48 @@ fn pcap(a: &PcapArgs) -> Result<(), String> {
     out.flush().map_err(|e| format!("writing standard output: {e}"))
 }
 
+/// Standard output, buffered. When its reader goes away (`kwire pcap … | head`), kwire ends
+/// quietly and successfully, as Unix filters do, rather than report a broken pipe.
+struct Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>);
+
+fn stdout() -> Stdout {
+    Stdout(std::io::BufWriter::new(std::io::stdout().lock()))
+}
+
+fn closed(e: std::io::Error) -> std::io::Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    e
+}
+
+impl Write for Stdout {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.write(b).map_err(closed)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(closed)
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd.unwrap_or(Cmd::Demo) {
         Cmd::Demo => demo(),
-        Cmd::Decode(o) => decode(&o).map(|v| println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default())),
+        Cmd::Decode(o) => decode(&o).and_then(|v| {
+            let mut out = stdout();
+            writeln!(out, "{}", serde_json::to_string_pretty(&v).unwrap_or_default())
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("writing standard output: {e}"))
+        }),
         Cmd::Encode(o) => encode(&o).and_then(|b| {
-            let mut out = std::io::stdout();
+            let mut out = stdout();
             let r = if o.hex {
                 writeln!(out, "{}", hex::encode(&b))
             } else {
                 out.write_all(&b)
             };
-            r.map_err(|e| e.to_string())
+            r.and_then(|()| out.flush()).map_err(|e| e.to_string())
         }),
         Cmd::Proxy(a) => proxy(a),
         Cmd::Pcap(a) => pcap(&a),
@@ -479,6 +497,7 @@ fn main() -> ExitCode {
                 limit: a.max_decompressed_bytes,
                 verify_crc: !a.skip_crc_check,
             },
+            &mut stdout(),
         ),
     };
     match r {

@@ -2,7 +2,9 @@
 //! `warmup_tasks` of StreamsGroupHeartbeatRequest, and every other such struct in the schemas)
 //! report the field they are at: their visitor ids, their reflection tables, and the field
 //! paths of decode and encode errors.
-#![cfg(feature = "arbitrary")]
+
+mod noise;
+use noise::noise;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -219,19 +221,6 @@ impl<'a> Visitor<'a> for Checker<'_> {
     }
 }
 
-/// A little xorshift for the bytes `arbitrary` draws from.
-fn random_bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
-
 fn decode_error(e: CodecError) -> DecodeError {
     match e {
         CodecError::Decode(d) => d,
@@ -252,7 +241,7 @@ fn visits_and_decode_errors_name_the_field_a_shared_struct_is_at() {
         let mut out = vec![0u8; 1 << 16];
         for v in e.info.min_version..=e.info.max_version {
             for seed in 0..64u64 {
-                let data = random_bytes(seed + 1000 * v as u64, 64 << 10);
+                let data = noise(seed + 1000 * v as u64, 64 << 10);
                 let Ok(bytes) = arbitrary_bytes(e.schema, v, &mut Unstructured::new(&data)) else {
                     continue;
                 };
