@@ -218,7 +218,10 @@ fn prim_fn(t: &Type) -> &'static str {
 /// Field facts for one struct of one message.
 struct F<'m> {
     f: &'m Field,
+    /// The Rust field name (`r#type` for a keyword).
     id: String,
+    /// The field's name in snake case, for locals built from it (`type_tag`).
+    snake: String,
     path: String,
     /// Optional in Rust (`Option<…>`).
     opt: bool,
@@ -445,8 +448,8 @@ struct Plan<'f, 'm> {
 }
 
 impl<'f, 'm> Plan<'f, 'm> {
-    fn new(m: &Message, fs: &'f [F<'m>]) -> Self {
-        let valid = m.valid;
+    /// The plan of a struct of a message with these valid and flexible versions.
+    fn new(valid: Versions, flexible: Versions, fs: &'f [F<'m>]) -> Self {
         let mut steps = Vec::new();
         let mut i = 0;
         while i < fs.len() {
@@ -469,7 +472,7 @@ impl<'f, 'm> Plan<'f, 'm> {
             fields: fs,
             steps,
             tagged,
-            flex: cond(m.flexible, valid),
+            flex: cond(flexible, valid),
         }
     }
 
@@ -554,6 +557,7 @@ fn facts<'m>(fields: &'m [Field], prefix: &str) -> Vec<F<'m>> {
             F {
                 f,
                 id: field_ident(&f.name),
+                snake: snake(&f.name),
                 path: format!("{prefix}{}", snake(&f.name)),
                 opt,
                 owned: false,
@@ -780,7 +784,6 @@ impl Tree {
 /// `TOPICS_PARTITIONS_LEADER_ID`.
 fn path_const(path: &str) -> String {
     let s: String = path
-        .replace("r#", "")
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
@@ -1063,7 +1066,7 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)],
         let _ = writeln!(o, "\n    impl rt::Sealed for {name} {{}}");
         let _ = writeln!(o, "\n    impl rt::OwnedStruct for {name} {{");
         let mut body = String::new();
-        emit_size_write(&mut body, m, &Plan::new(m, &fs), prefix);
+        emit_size_write(&mut body, m, &Plan::new(m.valid, m.flexible, &fs), prefix);
         o.push_str(&body);
     }
     let _ = writeln!(
@@ -1170,7 +1173,7 @@ fn emit_struct(
     emit_defmt(o, name, &fs);
     let _ = writeln!(o, "impl rt::Sealed for {name}<'_> {{}}\n");
     // --- Struct impl ---
-    let plan = Plan::new(m, &fs);
+    let plan = Plan::new(m.valid, m.flexible, &fs);
     let tagged = plan.tagged.clone();
     let known_mask: u64 = tagged.iter().fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
     let _ = writeln!(o, "impl<'a> rt::Struct<'a> for {name}<'a> {{");
@@ -1267,7 +1270,7 @@ fn emit_struct(
                 let _ = writeln!(
                     body,
                     "        let mut {}_tag: {} = {};",
-                    x.id.trim_start_matches("r#"),
+                    x.snake,
                     x.rust_ty(),
                     x.default_expr()
                 );
@@ -1295,7 +1298,7 @@ fn emit_struct(
                 } else {
                     format!(" if {tc}")
                 };
-                let local = format!("{}_tag", x.id.trim_start_matches("r#"));
+                let local = format!("{}_tag", x.snake);
                 // The encoder leaves a tagged field at its default out: one sent anyway is noted.
                 let at_default = x.default_test(&local, false);
                 let _ = writeln!(
@@ -1337,7 +1340,7 @@ fn emit_struct(
     let mut init = String::new();
     for (x, id) in fs.iter().zip(&fields_init) {
         if tagged.iter().any(|t| t.id == x.id) {
-            let _ = write!(init, "{id}: {}_tag, ", id.trim_start_matches("r#"));
+            let _ = write!(init, "{id}: {}_tag, ", x.snake);
         } else {
             let _ = write!(init, "{id}, ");
         }
@@ -1819,20 +1822,16 @@ fn emit_size_write(o: &mut String, m: &Message, plan: &Plan, prefix: &str) {
                 let _ = writeln!(
                     wb,
                     "            let has_{} = {};",
-                    x.id.trim_start_matches("r#"),
+                    x.snake,
                     and(&tc, &Cond::expr(x.is_set()))
                 );
-                let _ = writeln!(
-                    wb,
-                    "            tags += usize::from(has_{});",
-                    x.id.trim_start_matches("r#")
-                );
+                let _ = writeln!(wb, "            tags += usize::from(has_{});", x.snake);
             }
             let _ = writeln!(wb, "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\");");
             wb.push_str("            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n");
             for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
-                let id = x.id.trim_start_matches("r#");
+                let id = &x.snake;
                 let (se, sw) = size_expr(m, x, true);
                 wv |= sw.is_none() && field_uses_v(m, x, true);
                 let se = sw.map_or_else(|| format!("w.ok({se})"), |n| n.to_string());
@@ -2608,6 +2607,57 @@ mod tests {
             fields: None,
             loc: crate::schema::Loc { line: 0, column: 0 },
         }
+    }
+
+    #[test]
+    fn plans_group_fixed_width_fields_present_together_into_runs() {
+        let at = |mut f: Field, versions: Versions| {
+            f.versions = versions;
+            f
+        };
+        let mut tagged = field("Tagged", "int8");
+        tagged.tagged = r(1, 2);
+        tagged.tag = Some(0);
+        let fields = vec![
+            field("A", "int32"),
+            field("B", "int64"),
+            field("Name", "string"),
+            at(field("C", "int16"), r(1, 2)),
+            at(field("D", "uuid"), r(1, 2)),
+            at(field("E", "int32"), r(2, 2)),
+            at(field("Gone", "int32"), r(5, 6)),
+            at(tagged, r(1, 2)),
+        ];
+        let fs = facts(&fields, "");
+        let plan = Plan::new(r(0, 2), r(1, 2), &fs);
+        let shape: Vec<String> = plan
+            .steps
+            .iter()
+            .map(|s| match s {
+                Step::Absent(x) => format!("absent {}", x.id),
+                Step::Run(c, run) => {
+                    let ids: Vec<&str> = run.iter().map(|x| x.id.as_str()).collect();
+                    format!("run [{}] if {c}", ids.join(" "))
+                }
+                Step::Field(c, x) => format!("{} if {c}", x.id),
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                "run [a b] if true",
+                "name if true",
+                "run [c d] if v >= 1",
+                "run [e] if v >= 2",
+                "absent gone",
+                "absent tagged",
+            ]
+        );
+        let tagged: Vec<&str> = plan.tagged.iter().map(|x| x.id.as_str()).collect();
+        assert_eq!(tagged, ["tagged"]);
+        assert_eq!(plan.flex.to_string(), "v >= 1");
+        assert_eq!(plan.present().count(), 6);
+        assert_eq!(plan.each().count(), fields.len());
     }
 
     #[test]
