@@ -2619,9 +2619,9 @@ mod tests {
         tagged.tagged = r(1, 2);
         tagged.tag = Some(0);
         let fields = vec![
-            field("A", "int32"),
-            field("B", "int64"),
-            field("Name", "string"),
+            at(field("A", "int32"), r(0, 2)),
+            at(field("B", "int64"), r(0, 2)),
+            at(field("Name", "string"), r(0, 2)),
             at(field("C", "int16"), r(1, 2)),
             at(field("D", "uuid"), r(1, 2)),
             at(field("E", "int32"), r(2, 2)),
