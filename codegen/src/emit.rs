@@ -1065,8 +1065,10 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)],
         o.push_str("                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),\n            }\n        }\n    }\n");
         let _ = writeln!(o, "\n    impl rt::Sealed for {name} {{}}");
         let _ = writeln!(o, "\n    impl rt::OwnedStruct for {name} {{");
+        let plan = Plan::new(m.valid, m.flexible, &fs);
         let mut body = String::new();
-        emit_size_write(&mut body, m, &Plan::new(m.valid, m.flexible, &fs), prefix);
+        emit_read(&mut body, m, &plan, prefix, struct_height(fields, all, 0) <= 1, true);
+        emit_size_write(&mut body, m, &plan, prefix);
         o.push_str(&body);
     }
     let _ = writeln!(
@@ -1136,8 +1138,6 @@ fn emit_struct(
     for (x, alias) in fs.iter_mut().zip(aliases) {
         x.alias.clone_from(alias);
     }
-    let valid = m.valid;
-    let flex = cond(m.flexible, valid);
     // --- type ---
     o.push('\n');
     if root {
@@ -1175,9 +1175,40 @@ fn emit_struct(
     // --- Struct impl ---
     let plan = Plan::new(m.valid, m.flexible, &fs);
     let tagged = plan.tagged.clone();
-    let known_mask: u64 = tagged.iter().fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
     let _ = writeln!(o, "impl<'a> rt::Struct<'a> for {name}<'a> {{");
-    // read
+    emit_read(o, m, &plan, prefix, inline, false);
+
+    if !root {
+        if tagged.is_empty() {
+            emit_check(o, m, &plan, prefix, inline);
+        }
+        emit_skip(o, m, &plan);
+    }
+    emit_visit(o, m, &plan, prefix, inline);
+    emit_size_write(o, m, &plan, prefix);
+}
+
+/// The `read` function, of a view (borrowing strings, bytes and arrays from the input) or of an
+/// owned twin (copying them out as it reads): the same steps, the same checks and errors.
+fn emit_read(o: &mut String, m: &Message, plan: &Plan, prefix: &str, inline: bool, owned: bool) {
+    let valid = m.valid;
+    let fs = plan.fields;
+    let tagged = &plan.tagged;
+    let flex = &plan.flex;
+    let known_mask: u64 = tagged.iter().fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
+    let no_tags = if owned {
+        "rt::OwnedTaggedFields::new()"
+    } else {
+        "rt::TaggedFields::EMPTY"
+    };
+    // The unknown tagged fields the view reader finds, copied out for an owned value.
+    let tags_of = |e: String| {
+        if owned {
+            format!("rt::OwnedTaggedFields::from(&{e})")
+        } else {
+            e
+        }
+    };
     let mut body = String::new();
     let mut needs_v = false;
     // Runs of fixed-width fields present at the same versions are read with one bounds check
@@ -1251,8 +1282,7 @@ fn emit_struct(
             );
         }
     }
-    let fields_init: Vec<String> = fs.iter().map(|x| x.id.clone()).collect();
-    let flex_used = flex != Cond::False;
+    let flex_used = *flex != Cond::False;
     if flex_used {
         needs_v |= flex.varies();
         if tagged.is_empty() {
@@ -1260,13 +1290,13 @@ fn emit_struct(
                 body,
                 "        let unknown_tagged_fields = {};",
                 select(
-                    &flex,
-                    &format!("rt::read::unknown_tags_only(c, \"{prefix}_tagged_fields\")?"),
-                    "rt::TaggedFields::EMPTY"
+                    flex,
+                    &tags_of(format!("rt::read::unknown_tags_only(c, \"{prefix}_tagged_fields\")?")),
+                    no_tags
                 )
             );
         } else {
-            for x in &tagged {
+            for x in tagged {
                 let _ = writeln!(
                     body,
                     "        let mut {}_tag: {} = {};",
@@ -1276,7 +1306,7 @@ fn emit_struct(
                 );
             }
             // The section's value: what the tag loop found, or none where the version has no section.
-            let _ = writeln!(body, "        let unknown_tagged_fields = {}", open_if(&flex));
+            let _ = writeln!(body, "        let unknown_tagged_fields = {}", open_if(flex));
             let _ = writeln!(
                 body,
                 "            let (n, section) = rt::read::tag_section(c, \"{prefix}_tagged_fields\")?;"
@@ -1287,7 +1317,7 @@ fn emit_struct(
                 "                let (tag, size) = rt::read::next_tag(c, &mut next_tag, \"{prefix}_tagged_fields\")?;"
             );
             body.push_str("                let before = c.len();\n                match tag {\n");
-            for x in &tagged {
+            for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
                 needs_v |= tc.varies();
@@ -1320,8 +1350,11 @@ fn emit_struct(
             );
             let _ = writeln!(
                 body,
-                "            rt::read::unknown_tags(section, c, n, unknown, {known_mask:#x})\n        {};",
-                close_else(&flex, "rt::TaggedFields::EMPTY")
+                "            {}\n        {};",
+                tags_of(format!(
+                    "rt::read::unknown_tags(section, c, n, unknown, {known_mask:#x})"
+                )),
+                close_else(flex, no_tags)
             );
         }
     }
@@ -1332,34 +1365,26 @@ fn emit_struct(
     // are called, because inlining every level copies each subtree into every level above it
     // (build time), and inlining leaves alone is slower.
     let attr = if inline { "    #[inline]\n" } else { "" };
+    let lifetime = if owned { "'_" } else { "'a" };
     let _ = writeln!(
         o,
-        "{attr}    fn read({sig_c}: &mut rt::Cursor<'a>, {sig_v}: i16) -> Result<Self, rt::DecodeError> {{"
+        "{attr}    fn read({sig_c}: &mut rt::Cursor<{lifetime}>, {sig_v}: i16) -> Result<Self, rt::DecodeError> {{"
     );
     o.push_str(&body);
     let mut init = String::new();
-    for (x, id) in fs.iter().zip(&fields_init) {
+    for x in fs {
         if tagged.iter().any(|t| t.id == x.id) {
-            let _ = write!(init, "{id}: {}_tag, ", x.snake);
+            let _ = write!(init, "{}: {}_tag, ", x.id, x.snake);
         } else {
-            let _ = write!(init, "{id}, ");
+            let _ = write!(init, "{}, ", x.id);
         }
     }
     if !flex_used {
-        init.push_str("unknown_tagged_fields: rt::TaggedFields::EMPTY");
+        let _ = write!(init, "unknown_tagged_fields: {no_tags}");
     } else {
         init.push_str("unknown_tagged_fields");
     }
     let _ = writeln!(o, "        Ok(Self {{ {init} }})\n    }}\n");
-
-    if !root {
-        if tagged.is_empty() {
-            emit_check(o, m, &plan, prefix, inline);
-        }
-        emit_skip(o, m, &plan);
-    }
-    emit_visit(o, m, &plan, prefix, inline);
-    emit_size_write(o, m, &plan, prefix);
 }
 
 /// The `check` function of a struct that can be an array element and has no known tagged
@@ -1880,6 +1905,43 @@ fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
     let f = x.f;
     let p = &x.path;
     let (compact, nullable) = encoding(m, x, tagged);
+    if x.owned {
+        return match &f.ty {
+            t if fixed_width(t).is_some() => format!("rt::read::{}(c, \"{p}\")?", prim_fn(t)),
+            Type::String if x.opt => {
+                format!("rt::read::opt_str(c, {compact}, {nullable}, \"{p}\")?.map(rt::CompactString::from)")
+            }
+            Type::String => format!("rt::CompactString::from(rt::read::str(c, {compact}, \"{p}\")?)"),
+            Type::Bytes | Type::Records if x.opt => {
+                format!("rt::read::opt_bytes(c, {compact}, {nullable}, \"{p}\")?.map(<[u8]>::to_vec)")
+            }
+            Type::Bytes | Type::Records => format!("rt::read::bytes(c, {compact}, \"{p}\")?.to_vec()"),
+            Type::Array(e) if x.opt => {
+                let call = format!(
+                    "rt::owned::read_opt_array::<{}, _>(c, {compact}, {nullable}, v, \"{p}\")",
+                    owned_ty(e, None)
+                );
+                format!("{}?", renamed(x, call))
+            }
+            Type::Array(e) => {
+                let call = format!(
+                    "rt::owned::read_array::<{}, _>(c, {compact}, v, \"{p}\")",
+                    owned_ty(e, None)
+                );
+                format!("{}?", renamed(x, call))
+            }
+            Type::Struct(n) if x.opt && tagged => {
+                let call = format!("rt::owned::read_opt_struct_tagged::<{n}>(c, {nullable}, v, \"{p}\")");
+                format!("{}?", renamed(x, call))
+            }
+            Type::Struct(n) if x.opt => {
+                let call = format!("rt::owned::read_opt_struct::<{n}>(c, {nullable}, v, \"{p}\")");
+                format!("{}?", renamed(x, call))
+            }
+            Type::Struct(n) => format!("{}?", renamed(x, format!("<{n} as rt::OwnedStruct>::read(c, v)"))),
+            _ => unreachable!(),
+        };
+    }
     match &f.ty {
         t if fixed_width(t).is_some() => format!("rt::read::{}(c, \"{p}\")?", prim_fn(t)),
         Type::String if x.opt => format!("rt::read::opt_str(c, {compact}, {nullable}, \"{p}\")?"),

@@ -76,37 +76,12 @@ pub trait Message<'a>: Struct<'a> {
 
     /// Parses `bytes` as this message at `version`. Strict: bytes left over are an error.
     fn parse(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
-        let (m, rest) = Self::parse_lenient(bytes, version)?;
-        if !rest.is_empty() {
-            return Err(DecodeError::new_at(
-                DecodeErrorKind::TrailingBytes { count: rest.len() },
-                bytes.len() - rest.len(),
-                Self::INFO.name,
-                version,
-                "",
-            ));
-        }
-        Ok(m)
+        whole(&Self::INFO, bytes, version, Self::parse_lenient(bytes, version)?)
     }
 
     /// Parses the message at the start of `bytes` and returns it with the bytes left over.
     fn parse_lenient(bytes: &'a [u8], version: i16) -> Result<(Self, &'a [u8]), DecodeError> {
-        if !Self::INFO.is_valid(version) {
-            return Err(DecodeError::new_at(
-                DecodeErrorKind::UnsupportedVersion {
-                    version: i32::from(version),
-                },
-                0,
-                Self::INFO.name,
-                version,
-                "",
-            ));
-        }
-        let mut c = Cursor::new(bytes);
-        match Self::read(&mut c, version) {
-            Ok(m) => Ok((m, c.rest())),
-            Err(e) => Err(e.finish(bytes.len(), Self::INFO.name, version)),
-        }
+        read_message(&Self::INFO, bytes, version, |c| Self::read(c, version))
     }
 
     /// Reads `bytes` as this message at `version` in one pass, handing every field to `vis` in
@@ -311,6 +286,52 @@ pub enum Mode {
     /// Bytes after the message are handed back (a frame's `trailing`); a partial last record
     /// batch is reported as truncated, as a Fetch response may end.
     Lenient,
+}
+
+/// Reads the message `info` at `version` from the start of `bytes` with `read`: the version
+/// check, then the read, its errors given their offset and the message's name. Returns the
+/// value and the bytes after it.
+pub(crate) fn read_message<'a, T>(
+    info: &MessageInfo,
+    bytes: &'a [u8],
+    version: i16,
+    read: impl FnOnce(&mut Cursor<'a>) -> Result<T, DecodeError>,
+) -> Result<(T, &'a [u8]), DecodeError> {
+    if !info.is_valid(version) {
+        return Err(DecodeError::new_at(
+            DecodeErrorKind::UnsupportedVersion {
+                version: i32::from(version),
+            },
+            0,
+            info.name,
+            version,
+            "",
+        ));
+    }
+    let mut c = Cursor::new(bytes);
+    match read(&mut c) {
+        Ok(m) => Ok((m, c.rest())),
+        Err(e) => Err(e.finish(bytes.len(), info.name, version)),
+    }
+}
+
+/// The value that `read_message` read from `bytes`, unless bytes are left after it (strict).
+pub(crate) fn whole<T>(
+    info: &MessageInfo,
+    bytes: &[u8],
+    version: i16,
+    (m, rest): (T, &[u8]),
+) -> Result<T, DecodeError> {
+    if !rest.is_empty() {
+        return Err(DecodeError::new_at(
+            DecodeErrorKind::TrailingBytes { count: rest.len() },
+            bytes.len() - rest.len(),
+            info.name,
+            version,
+            "",
+        ));
+    }
+    Ok(m)
 }
 
 /// Parses in `mode`: strictly (trailing bytes are an error, and the rest returned is empty) or

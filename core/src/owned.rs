@@ -17,7 +17,8 @@
 //!
 //! Build them with `"name".into()`, `SmallVec::from_slice(&[1, 2, 3])` or `.collect()`.
 //!
-//! Layer 6: uses `error`, `sealed`, `write`, `types` and `codec`.
+//! Layer 6: uses `error`, `sealed`, the wire primitives (`read`, `write`), `compound`, `types`
+//! and `codec`.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -26,7 +27,9 @@ pub use compact_str::CompactString;
 pub use smallvec::SmallVec;
 
 use crate::codec::{self, Message, MessageInfo};
-use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::compound::read::array_count;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::read::{self, Cursor};
 use crate::sealed::Sealed;
 use crate::types::{RawTaggedField, TaggedFields};
 use crate::write::{self, Sink, Writer};
@@ -134,6 +137,12 @@ pub trait OwnedStruct: Sealed {
     /// Writes at `version`, making the checks `size` makes; an error is kept in the writer.
     #[doc(hidden)]
     fn write(&self, w: &mut Writer<'_>, version: i16);
+    /// Reads at `version` straight from the wire, with the checks and errors of the view's
+    /// `read`.
+    #[doc(hidden)]
+    fn read(c: &mut Cursor<'_>, version: i16) -> Result<Self, DecodeError>
+    where
+        Self: Sized;
 }
 
 /// An element of an owned array.
@@ -147,6 +156,11 @@ pub trait OwnedElem: Sealed {
     fn size_elem(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError>;
     #[doc(hidden)]
     fn write_elem(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str);
+    /// Reads one element.
+    #[doc(hidden)]
+    fn read_elem(c: &mut Cursor<'_>, version: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError>
+    where
+        Self: Sized;
     /// Writes fixed-width elements into their `WIDTH × len` bytes.
     #[doc(hidden)]
     fn put_all(_elems: &[Self], _dst: &mut [u8])
@@ -165,6 +179,10 @@ macro_rules! fixed_owned {
             }
             fn write_elem(&self, w: &mut Writer<'_>, _: i16, _: bool, f: &'static str) {
                 w.$wr(*self, f)
+            }
+            #[inline(always)]
+            fn read_elem(c: &mut Cursor<'_>, _: i16, _: bool, f: &'static str) -> Result<Self, DecodeError> {
+                read::$wr(c, f)
             }
             #[inline(always)]
             fn put_all(elems: &[Self], dst: &mut [u8]) {
@@ -224,6 +242,10 @@ impl OwnedElem for CompactString {
     fn write_elem(&self, w: &mut Writer<'_>, _: i16, compact: bool, f: &'static str) {
         w.str(self, compact, f)
     }
+    #[inline]
+    fn read_elem(c: &mut Cursor<'_>, _: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError> {
+        read::str(c, compact, f).map(CompactString::from)
+    }
 }
 
 impl<T: OwnedStruct> OwnedElem for T {
@@ -235,6 +257,109 @@ impl<T: OwnedStruct> OwnedElem for T {
     fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) {
         self.write(w, version)
     }
+    #[inline(always)]
+    fn read_elem(c: &mut Cursor<'_>, version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
+        T::read(c, version)
+    }
+}
+
+/// The collection an owned array is read into: a `Vec`, or a `SmallVec` (fixed-width
+/// elements, a few inline).
+pub(crate) trait Coll<T> {
+    fn with_capacity(n: usize) -> Self;
+    fn push(&mut self, t: T);
+}
+
+impl<T> Coll<T> for Vec<T> {
+    #[inline(always)]
+    fn with_capacity(n: usize) -> Self {
+        Vec::with_capacity(n)
+    }
+    #[inline(always)]
+    fn push(&mut self, t: T) {
+        Vec::push(self, t)
+    }
+}
+
+impl<A: smallvec::Array> Coll<A::Item> for SmallVec<A> {
+    #[inline(always)]
+    fn with_capacity(n: usize) -> Self {
+        SmallVec::with_capacity(n)
+    }
+    #[inline(always)]
+    fn push(&mut self, t: A::Item) {
+        SmallVec::push(self, t)
+    }
+}
+
+/// Reads an owned array that may be null at this version, with the view's checks and errors:
+/// the count is checked against the bytes that remain before anything is reserved, and
+/// fixed-width elements take one bounds check for the whole array.
+#[inline(always)]
+pub(crate) fn read_opt_array<T: OwnedElem, C: Coll<T>>(
+    c: &mut Cursor<'_>,
+    compact: bool,
+    nullable: bool,
+    version: i16,
+    f: &'static str,
+) -> Result<Option<C>, DecodeError> {
+    let Some(n) = array_count(c, compact, nullable, f)? else {
+        return Ok(None);
+    };
+    let mut out = C::with_capacity(n);
+    if let Some(w) = T::WIDTH {
+        let mut all = Cursor::new(read::take(c, n.saturating_mul(w), f)?);
+        for _ in 0..n {
+            out.push(T::read_elem(&mut all, version, compact, f)?);
+        }
+    } else {
+        for _ in 0..n {
+            out.push(T::read_elem(c, version, compact, f)?);
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Reads an owned array that is never null.
+#[inline(always)]
+pub(crate) fn read_array<T: OwnedElem, C: Coll<T>>(
+    c: &mut Cursor<'_>,
+    compact: bool,
+    version: i16,
+    f: &'static str,
+) -> Result<C, DecodeError> {
+    match read_opt_array::<T, C>(c, compact, false, version, f)? {
+        Some(a) => Ok(a),
+        None => Err(read::err(c, DecodeErrorKind::NullNotAllowed, f)),
+    }
+}
+
+/// Reads an owned struct that may be null at this version (its marker byte first).
+#[inline(always)]
+pub(crate) fn read_opt_struct<T: OwnedStruct>(
+    c: &mut Cursor<'_>,
+    nullable: bool,
+    version: i16,
+    f: &'static str,
+) -> Result<Option<T>, DecodeError> {
+    if !read::present(c, nullable, f)? {
+        return Ok(None);
+    }
+    T::read(c, version).map(Some)
+}
+
+/// Reads an owned nullable struct inside a tagged field (its varint marker first).
+#[inline(always)]
+pub(crate) fn read_opt_struct_tagged<T: OwnedStruct>(
+    c: &mut Cursor<'_>,
+    nullable: bool,
+    version: i16,
+    f: &'static str,
+) -> Result<Option<T>, DecodeError> {
+    if !read::tagged_present(c, nullable, f)? {
+        return Ok(None);
+    }
+    T::read(c, version).map(Some)
 }
 
 /// Size of an owned array.
@@ -384,9 +509,13 @@ pub trait OwnedMessage: OwnedStruct + Sized {
     }
 
     /// Parses `bytes` strictly at `version` into an owned value.
+    ///
+    /// One pass over the wire, straight into owned values: the checks and errors are
+    /// [`Message::parse`]'s.
     fn parse(bytes: &[u8], version: i16) -> Result<Self, DecodeError> {
-        let view = <Self::View<'_> as Message<'_>>::parse(bytes, version)?;
-        Ok(Self::from_view(&view))
+        let info = Self::info();
+        let read = codec::read_message(&info, bytes, version, |c| Self::read(c, version))?;
+        codec::whole(&info, bytes, version, read)
     }
 
     /// Exact encoded size at `version`.

@@ -687,6 +687,35 @@ pub mod owned {
     impl rt::Sealed for ConsumerGroupCurrentMemberAssignmentValue {}
 
     impl rt::OwnedStruct for ConsumerGroupCurrentMemberAssignmentValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "member_epoch")?;
+                    rt::read::i32(c, "previous_member_epoch")?;
+                    rt::read::i8(c, "state")?;
+                    return Err(rt::read::short(c, "member_epoch"));
+                }
+            };
+            let member_epoch = rt::read::i32_at::<9, 0>(&r);
+            let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
+            let state = rt::read::i8_at::<9, 8>(&r);
+            let assigned_partitions = rt::owned::read_array::<TopicPartitions, _>(c, true, v, "assigned_partitions")?;
+            let partitions_pending_revocation =
+                rt::owned::read_array::<TopicPartitions, _>(c, true, v, "partitions_pending_revocation")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_PARTITIONS_PENDING_REVOCATION.paths))?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                member_epoch,
+                previous_member_epoch,
+                state,
+                assigned_partitions,
+                partitions_pending_revocation,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
             n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
@@ -763,6 +792,46 @@ pub mod owned {
     impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "assigned_partitions[].partitions")?;
+            let mut assignment_epochs_tag: Option<rt::SmallVec<[i32; 4]>> = Some(rt::SmallVec::new());
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "assigned_partitions[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "assigned_partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            assignment_epochs_tag = rt::owned::read_opt_array::<i32, _>(
+                                c,
+                                true,
+                                true,
+                                v,
+                                "assigned_partitions[].assignment_epochs",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "assigned_partitions[].assignment_epochs")?;
+                            rt::read::tag_at_default(c, assignment_epochs_tag.as_ref().is_some_and(|a| a.is_empty()));
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "assigned_partitions[]._tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                topic_id,
+                partitions,
+                assignment_epochs: assignment_epochs_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

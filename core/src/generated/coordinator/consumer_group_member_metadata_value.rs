@@ -850,6 +850,61 @@ pub mod owned {
     impl rt::Sealed for ConsumerGroupMemberMetadataValue {}
 
     impl rt::OwnedStruct for ConsumerGroupMemberMetadataValue {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+            let client_id = rt::CompactString::from(rt::read::str(c, true, "client_id")?);
+            let client_host = rt::CompactString::from(rt::read::str(c, true, "client_host")?);
+            let subscribed_topic_names =
+                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subscribed_topic_names")?;
+            let subscribed_topic_regex =
+                rt::read::opt_str(c, true, true, "subscribed_topic_regex")?.map(rt::CompactString::from);
+            let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
+            let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?.map(rt::CompactString::from);
+            let mut classic_member_metadata_tag: Option<ClassicMemberMetadata> = Some(ClassicMemberMetadata::default());
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            classic_member_metadata_tag = rt::owned::read_opt_struct_tagged::<ClassicMemberMetadata>(
+                                c,
+                                true,
+                                v,
+                                "classic_member_metadata",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "classic_member_metadata")?;
+                            rt::read::tag_at_default(
+                                c,
+                                classic_member_metadata_tag == Some(ClassicMemberMetadata::default()),
+                            );
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                instance_id,
+                rack_id,
+                client_id,
+                client_host,
+                subscribed_topic_names,
+                subscribed_topic_regex,
+                rebalance_timeout_ms,
+                server_assignor,
+                classic_member_metadata: classic_member_metadata_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
@@ -956,6 +1011,22 @@ pub mod owned {
     impl rt::Sealed for ClassicMemberMetadata {}
 
     impl rt::OwnedStruct for ClassicMemberMetadata {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
+            let supported_protocols =
+                rt::owned::read_array::<ClassicProtocol, _>(c, true, v, "classic_member_metadata.supported_protocols")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "classic_member_metadata._tagged_fields",
+            )?);
+            Ok(Self {
+                session_timeout_ms,
+                supported_protocols,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1022,6 +1093,25 @@ pub mod owned {
     impl rt::Sealed for ClassicProtocol {}
 
     impl rt::OwnedStruct for ClassicProtocol {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "classic_member_metadata.supported_protocols[].name",
+            )?);
+            let metadata = rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?.to_vec();
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "classic_member_metadata.supported_protocols[]._tagged_fields",
+            )?);
+            Ok(Self {
+                name,
+                metadata,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

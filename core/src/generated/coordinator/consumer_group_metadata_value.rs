@@ -260,6 +260,38 @@ pub mod owned {
     impl rt::Sealed for ConsumerGroupMetadataValue {}
 
     impl rt::OwnedStruct for ConsumerGroupMetadataValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let epoch = rt::read::i32(c, "epoch")?;
+            let mut metadata_hash_tag: i64 = 0_i64;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            metadata_hash_tag = rt::read::i64(c, "metadata_hash")?;
+                            rt::read::check_tag_size(c, before, size, tag, "metadata_hash")?;
+                            rt::read::tag_at_default(c, metadata_hash_tag == 0_i64);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                epoch,
+                metadata_hash: metadata_hash_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             {

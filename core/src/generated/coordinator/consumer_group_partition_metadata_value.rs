@@ -565,6 +565,15 @@ pub mod owned {
     impl rt::Sealed for ConsumerGroupPartitionMetadataValue {}
 
     impl rt::OwnedStruct for ConsumerGroupPartitionMetadataValue {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = rt::owned::read_array::<TopicMetadata, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -624,6 +633,24 @@ pub mod owned {
     impl rt::Sealed for TopicMetadata {}
 
     impl rt::OwnedStruct for TopicMetadata {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+            let num_partitions = rt::read::i32(c, "topics[].num_partitions")?;
+            let partition_metadata =
+                rt::owned::read_array::<PartitionMetadata, _>(c, true, v, "topics[].partition_metadata")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                topic_name,
+                num_partitions,
+                partition_metadata,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -682,6 +709,22 @@ pub mod owned {
     impl rt::Sealed for PartitionMetadata {}
 
     impl rt::OwnedStruct for PartitionMetadata {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
+            let racks =
+                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "topics[].partition_metadata[].racks")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topics[].partition_metadata[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition,
+                racks,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -240,6 +240,28 @@ pub mod owned {
     impl rt::Sealed for ConsumerGroupRegularExpressionValue {}
 
     impl rt::OwnedStruct for ConsumerGroupRegularExpressionValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "topics")?;
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "version")?;
+                    rt::read::i64(c, "timestamp")?;
+                    return Err(rt::read::short(c, "version"));
+                }
+            };
+            let version = rt::read::i64_at::<16, 0>(&r);
+            let timestamp = rt::read::i64_at::<16, 8>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                topics,
+                version,
+                timestamp,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;

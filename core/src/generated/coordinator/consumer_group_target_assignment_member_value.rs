@@ -361,6 +361,16 @@ pub mod owned {
     impl rt::Sealed for ConsumerGroupTargetAssignmentMemberValue {}
 
     impl rt::OwnedStruct for ConsumerGroupTargetAssignmentMemberValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_partitions = rt::owned::read_array::<TopicPartition, _>(c, true, v, "topic_partitions")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                topic_partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.topic_partitions, true, v, "topic_partitions")?;
@@ -412,6 +422,19 @@ pub mod owned {
     impl rt::Sealed for TopicPartition {}
 
     impl rt::OwnedStruct for TopicPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "topic_partitions[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

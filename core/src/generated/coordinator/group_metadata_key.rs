@@ -176,6 +176,15 @@ pub mod owned {
     impl rt::Sealed for GroupMetadataKey {}
 
     impl rt::OwnedStruct for GroupMetadataKey {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let group = rt::CompactString::from(rt::read::str(c, false, "group")?);
+            Ok(Self {
+                group,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group, false, "group")?;

@@ -731,6 +731,34 @@ pub mod owned {
     impl rt::Sealed for GroupMetadataValue {}
 
     impl rt::OwnedStruct for GroupMetadataValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let protocol_type = rt::CompactString::from(rt::read::str(c, v >= 4, "protocol_type")?);
+            let generation = rt::read::i32(c, "generation")?;
+            let protocol = rt::read::opt_str(c, v >= 4, true, "protocol")?.map(rt::CompactString::from);
+            let leader = rt::read::opt_str(c, v >= 4, true, "leader")?.map(rt::CompactString::from);
+            let current_state_timestamp = if v >= 2 {
+                rt::read::i64(c, "current_state_timestamp")?
+            } else {
+                -1_i64
+            };
+            let members = rt::owned::read_array::<MemberMetadata, _>(c, v >= 4, v, "members")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                protocol_type,
+                generation,
+                protocol,
+                leader,
+                current_state_timestamp,
+                members,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.protocol_type, v >= 4, "protocol_type")?;
@@ -827,6 +855,42 @@ pub mod owned {
     impl rt::Sealed for MemberMetadata {}
 
     impl rt::OwnedStruct for MemberMetadata {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let member_id = rt::CompactString::from(rt::read::str(c, v >= 4, "members[].member_id")?);
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let client_id = rt::CompactString::from(rt::read::str(c, v >= 4, "members[].client_id")?);
+            let client_host = rt::CompactString::from(rt::read::str(c, v >= 4, "members[].client_host")?);
+            let rebalance_timeout = if v >= 1 {
+                rt::read::i32(c, "members[].rebalance_timeout")?
+            } else {
+                -1_i32
+            };
+            let session_timeout = rt::read::i32(c, "members[].session_timeout")?;
+            let subscription = rt::read::bytes(c, v >= 4, "members[].subscription")?.to_vec();
+            let assignment = rt::read::bytes(c, v >= 4, "members[].assignment")?.to_vec();
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "members[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                member_id,
+                group_instance_id,
+                client_id,
+                client_host,
+                rebalance_timeout,
+                session_timeout,
+                subscription,
+                assignment,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

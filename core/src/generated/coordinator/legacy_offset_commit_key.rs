@@ -228,6 +228,19 @@ pub mod owned {
     impl rt::Sealed for LegacyOffsetCommitKey {}
 
     impl rt::OwnedStruct for LegacyOffsetCommitKey {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let group = rt::CompactString::from(rt::read::str(c, false, "group")?);
+            let topic = rt::CompactString::from(rt::read::str(c, false, "topic")?);
+            let partition = rt::read::i32(c, "partition")?;
+            Ok(Self {
+                group,
+                topic,
+                partition,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group, false, "group")?;

@@ -227,6 +227,19 @@ pub mod owned {
     impl rt::Sealed for LegacyOffsetCommitValue {}
 
     impl rt::OwnedStruct for LegacyOffsetCommitValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let offset = rt::read::i64(c, "offset")?;
+            let metadata = rt::CompactString::from(rt::read::str(c, false, "metadata")?);
+            let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;
+            Ok(Self {
+                offset,
+                metadata,
+                commit_timestamp,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::str_size(&self.metadata, false, "metadata")?;

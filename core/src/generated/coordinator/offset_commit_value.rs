@@ -401,6 +401,56 @@ pub mod owned {
     impl rt::Sealed for OffsetCommitValue {}
 
     impl rt::OwnedStruct for OffsetCommitValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let offset = rt::read::i64(c, "offset")?;
+            let leader_epoch = if v >= 3 {
+                rt::read::i32(c, "leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let metadata = rt::CompactString::from(rt::read::str(c, v >= 4, "metadata")?);
+            let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;
+            let expire_timestamp = if v == 1 {
+                rt::read::i64(c, "expire_timestamp")?
+            } else {
+                -1_i64
+            };
+            let mut topic_id_tag: rt::Uuid = rt::Uuid::nil();
+            let unknown_tagged_fields = if v >= 4 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            topic_id_tag = rt::read::uuid(c, "topic_id")?;
+                            rt::read::check_tag_size(c, before, size, tag, "topic_id")?;
+                            rt::read::tag_at_default(c, topic_id_tag == rt::Uuid::nil());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                offset,
+                leader_epoch,
+                metadata,
+                commit_timestamp,
+                expire_timestamp,
+                topic_id: topic_id_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             if v >= 3 {

@@ -454,6 +454,31 @@ pub mod owned {
     impl rt::Sealed for ShareGroupCurrentMemberAssignmentValue {}
 
     impl rt::OwnedStruct for ShareGroupCurrentMemberAssignmentValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "member_epoch")?;
+                    rt::read::i32(c, "previous_member_epoch")?;
+                    rt::read::i8(c, "state")?;
+                    return Err(rt::read::short(c, "member_epoch"));
+                }
+            };
+            let member_epoch = rt::read::i32_at::<9, 0>(&r);
+            let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
+            let state = rt::read::i8_at::<9, 8>(&r);
+            let assigned_partitions = rt::owned::read_array::<TopicPartitions, _>(c, true, v, "assigned_partitions")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                member_epoch,
+                previous_member_epoch,
+                state,
+                assigned_partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
             n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
@@ -510,6 +535,19 @@ pub mod owned {
     impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "assigned_partitions[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "assigned_partitions[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

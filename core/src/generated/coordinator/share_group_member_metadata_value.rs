@@ -276,6 +276,23 @@ pub mod owned {
     impl rt::Sealed for ShareGroupMemberMetadataValue {}
 
     impl rt::OwnedStruct for ShareGroupMemberMetadataValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+            let client_id = rt::CompactString::from(rt::read::str(c, true, "client_id")?);
+            let client_host = rt::CompactString::from(rt::read::str(c, true, "client_host")?);
+            let subscribed_topic_names =
+                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subscribed_topic_names")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                rack_id,
+                client_id,
+                client_host,
+                subscribed_topic_names,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;

@@ -583,6 +583,18 @@ pub mod owned {
     impl rt::Sealed for ShareGroupPartitionMetadataValue {}
 
     impl rt::OwnedStruct for ShareGroupPartitionMetadataValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let initialized_topics = rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initialized_topics")?;
+            let deleting_topics = rt::owned::read_array::<TopicInfo, _>(c, true, v, "deleting_topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                initialized_topics,
+                deleting_topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
@@ -640,6 +652,21 @@ pub mod owned {
     impl rt::Sealed for TopicPartitionsInfo {}
 
     impl rt::OwnedStruct for TopicPartitionsInfo {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "initialized_topics[].topic_id")?;
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "initialized_topics[].topic_name")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "initialized_topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "initialized_topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -697,6 +724,19 @@ pub mod owned {
     impl rt::Sealed for TopicInfo {}
 
     impl rt::OwnedStruct for TopicInfo {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "deleting_topics[].topic_name")?);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                topic_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -701,6 +701,22 @@ pub mod owned {
     impl rt::Sealed for ShareGroupStatePartitionMetadataValue {}
 
     impl rt::OwnedStruct for ShareGroupStatePartitionMetadataValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let initializing_topics =
+                rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initializing_topics")?;
+            let initialized_topics = rt::owned::read_array::<TopicPartitionsInfo, _>(c, true, v, "initialized_topics")
+                .map_err(|e| e.renamed(super::fields::ALIAS_INITIALIZED_TOPICS.paths))?;
+            let deleting_topics = rt::owned::read_array::<TopicInfo, _>(c, true, v, "deleting_topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                initializing_topics,
+                initialized_topics,
+                deleting_topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.initializing_topics, true, v, "initializing_topics")?;
@@ -763,6 +779,21 @@ pub mod owned {
     impl rt::Sealed for TopicPartitionsInfo {}
 
     impl rt::OwnedStruct for TopicPartitionsInfo {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "initializing_topics[].topic_name")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "initializing_topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "initializing_topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -820,6 +851,19 @@ pub mod owned {
     impl rt::Sealed for TopicInfo {}
 
     impl rt::OwnedStruct for TopicInfo {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "deleting_topics[].topic_name")?);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "deleting_topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                topic_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

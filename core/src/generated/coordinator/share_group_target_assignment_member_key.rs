@@ -201,6 +201,17 @@ pub mod owned {
     impl rt::Sealed for ShareGroupTargetAssignmentMemberKey {}
 
     impl rt::OwnedStruct for ShareGroupTargetAssignmentMemberKey {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, false, "group_id")?);
+            let member_id = rt::CompactString::from(rt::read::str(c, false, "member_id")?);
+            Ok(Self {
+                group_id,
+                member_id,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, false, "group_id")?;

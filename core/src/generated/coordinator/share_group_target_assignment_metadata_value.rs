@@ -254,6 +254,38 @@ pub mod owned {
     impl rt::Sealed for ShareGroupTargetAssignmentMetadataValue {}
 
     impl rt::OwnedStruct for ShareGroupTargetAssignmentMetadataValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let assignment_epoch = rt::read::i32(c, "assignment_epoch")?;
+            let mut assignment_timestamp_tag: i64 = 0_i64;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            assignment_timestamp_tag = rt::read::i64(c, "assignment_timestamp")?;
+                            rt::read::check_tag_size(c, before, size, tag, "assignment_timestamp")?;
+                            rt::read::tag_at_default(c, assignment_timestamp_tag == 0_i64);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                assignment_epoch,
+                assignment_timestamp: assignment_timestamp_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             {

@@ -242,6 +242,27 @@ pub mod owned {
     impl rt::Sealed for ShareUpdateKey {}
 
     impl rt::OwnedStruct for ShareUpdateKey {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, false, "group_id")?);
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "topic_id")?;
+                    rt::read::i32(c, "partition")?;
+                    return Err(rt::read::short(c, "topic_id"));
+                }
+            };
+            let topic_id = rt::read::uuid_at::<20, 0>(&r);
+            let partition = rt::read::i32_at::<20, 16>(&r);
+            Ok(Self {
+                group_id,
+                topic_id,
+                partition,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             n += rt::write::str_size(&self.group_id, false, "group_id")?;

@@ -584,6 +584,53 @@ pub mod owned {
     impl rt::Sealed for ShareUpdateValue {}
 
     impl rt::OwnedStruct for ShareUpdateValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "snapshot_epoch")?;
+                    rt::read::i32(c, "leader_epoch")?;
+                    rt::read::i64(c, "start_offset")?;
+                    return Err(rt::read::short(c, "snapshot_epoch"));
+                }
+            };
+            let snapshot_epoch = rt::read::i32_at::<16, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 4>(&r);
+            let start_offset = rt::read::i64_at::<16, 8>(&r);
+            let state_batches = rt::owned::read_array::<StateBatch, _>(c, true, v, "state_batches")?;
+            let mut delivery_complete_count_tag: i32 = -1_i32;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            delivery_complete_count_tag = rt::read::i32(c, "delivery_complete_count")?;
+                            rt::read::check_tag_size(c, before, size, tag, "delivery_complete_count")?;
+                            rt::read::tag_at_default(c, delivery_complete_count_tag == -1_i32);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                snapshot_epoch,
+                leader_epoch,
+                start_offset,
+                delivery_complete_count: delivery_complete_count_tag,
+                state_batches,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::owned::vec_size(&self.state_batches, true, v, "state_batches")?;
@@ -667,6 +714,33 @@ pub mod owned {
     impl rt::Sealed for StateBatch {}
 
     impl rt::OwnedStruct for StateBatch {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 19] = match rt::read::run::<19>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "state_batches[].first_offset")?;
+                    rt::read::i64(c, "state_batches[].last_offset")?;
+                    rt::read::i8(c, "state_batches[].delivery_state")?;
+                    rt::read::i16(c, "state_batches[].delivery_count")?;
+                    return Err(rt::read::short(c, "state_batches[].first_offset"));
+                }
+            };
+            let first_offset = rt::read::i64_at::<19, 0>(&r);
+            let last_offset = rt::read::i64_at::<19, 8>(&r);
+            let delivery_state = rt::read::i8_at::<19, 16>(&r);
+            let delivery_count = rt::read::i16_at::<19, 17>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "state_batches[]._tagged_fields")?);
+            Ok(Self {
+                first_offset,
+                last_offset,
+                delivery_state,
+                delivery_count,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

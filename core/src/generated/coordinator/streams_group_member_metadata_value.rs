@@ -746,6 +746,40 @@ pub mod owned {
     impl rt::Sealed for StreamsGroupMemberMetadataValue {}
 
     impl rt::OwnedStruct for StreamsGroupMemberMetadataValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+            let client_id = rt::CompactString::from(rt::read::str(c, true, "client_id")?);
+            let client_host = rt::CompactString::from(rt::read::str(c, true, "client_host")?);
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "rebalance_timeout_ms")?;
+                    rt::read::i32(c, "topology_epoch")?;
+                    return Err(rt::read::short(c, "rebalance_timeout_ms"));
+                }
+            };
+            let rebalance_timeout_ms = rt::read::i32_at::<8, 0>(&r);
+            let topology_epoch = rt::read::i32_at::<8, 4>(&r);
+            let process_id = rt::CompactString::from(rt::read::str(c, true, "process_id")?);
+            let user_endpoint = rt::owned::read_opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
+            let client_tags = rt::owned::read_array::<KeyValue, _>(c, true, v, "client_tags")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                instance_id,
+                rack_id,
+                client_id,
+                client_host,
+                rebalance_timeout_ms,
+                topology_epoch,
+                process_id,
+                user_endpoint,
+                client_tags,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
@@ -813,6 +847,19 @@ pub mod owned {
     impl rt::Sealed for Endpoint {}
 
     impl rt::OwnedStruct for Endpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let host = rt::CompactString::from(rt::read::str(c, true, "user_endpoint.host")?);
+            let port = rt::read::u16(c, "user_endpoint.port")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?);
+            Ok(Self {
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -875,6 +922,19 @@ pub mod owned {
     impl rt::Sealed for KeyValue {}
 
     impl rt::OwnedStruct for KeyValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let key = rt::CompactString::from(rt::read::str(c, true, "client_tags[].key")?);
+            let value = rt::CompactString::from(rt::read::str(c, true, "client_tags[].value")?);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?);
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

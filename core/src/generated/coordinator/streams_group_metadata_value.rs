@@ -645,6 +645,80 @@ pub mod owned {
     impl rt::Sealed for StreamsGroupMetadataValue {}
 
     impl rt::OwnedStruct for StreamsGroupMetadataValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "epoch")?;
+                    rt::read::i64(c, "metadata_hash")?;
+                    return Err(rt::read::short(c, "epoch"));
+                }
+            };
+            let epoch = rt::read::i32_at::<12, 0>(&r);
+            let metadata_hash = rt::read::i64_at::<12, 4>(&r);
+            let mut validated_topology_epoch_tag: i32 = -1_i32;
+            let mut last_assignment_configs_tag: Option<Vec<LastAssignmentConfig>> = Some(Vec::new());
+            let mut stored_description_topology_epoch_tag: i32 = -1_i32;
+            let mut failed_description_topology_epoch_tag: i32 = -1_i32;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            validated_topology_epoch_tag = rt::read::i32(c, "validated_topology_epoch")?;
+                            rt::read::check_tag_size(c, before, size, tag, "validated_topology_epoch")?;
+                            rt::read::tag_at_default(c, validated_topology_epoch_tag == -1_i32);
+                        }
+                        1 => {
+                            last_assignment_configs_tag = rt::owned::read_opt_array::<LastAssignmentConfig, _>(
+                                c,
+                                true,
+                                true,
+                                v,
+                                "last_assignment_configs",
+                            )?;
+                            rt::read::check_tag_size(c, before, size, tag, "last_assignment_configs")?;
+                            rt::read::tag_at_default(
+                                c,
+                                last_assignment_configs_tag.as_ref().is_some_and(|a| a.is_empty()),
+                            );
+                        }
+                        2 => {
+                            stored_description_topology_epoch_tag =
+                                rt::read::i32(c, "stored_description_topology_epoch")?;
+                            rt::read::check_tag_size(c, before, size, tag, "stored_description_topology_epoch")?;
+                            rt::read::tag_at_default(c, stored_description_topology_epoch_tag == -1_i32);
+                        }
+                        3 => {
+                            failed_description_topology_epoch_tag =
+                                rt::read::i32(c, "failed_description_topology_epoch")?;
+                            rt::read::check_tag_size(c, before, size, tag, "failed_description_topology_epoch")?;
+                            rt::read::tag_at_default(c, failed_description_topology_epoch_tag == -1_i32);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0xf))
+            };
+            Ok(Self {
+                epoch,
+                metadata_hash,
+                validated_topology_epoch: validated_topology_epoch_tag,
+                last_assignment_configs: last_assignment_configs_tag,
+                stored_description_topology_epoch: stored_description_topology_epoch_tag,
+                failed_description_topology_epoch: failed_description_topology_epoch_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             {
@@ -784,6 +858,21 @@ pub mod owned {
     impl rt::Sealed for LastAssignmentConfig {}
 
     impl rt::OwnedStruct for LastAssignmentConfig {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let key = rt::CompactString::from(rt::read::str(c, true, "last_assignment_configs[].key")?);
+            let value = rt::CompactString::from(rt::read::str(c, true, "last_assignment_configs[].value")?);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "last_assignment_configs[]._tagged_fields",
+            )?);
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -547,6 +547,22 @@ pub mod owned {
     impl rt::Sealed for StreamsGroupTargetAssignmentMemberValue {}
 
     impl rt::OwnedStruct for StreamsGroupTargetAssignmentMemberValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let active_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "active_tasks")?;
+            let standby_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+            let warmup_tasks = rt::owned::read_array::<TaskIds, _>(c, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                active_tasks,
+                standby_tasks,
+                warmup_tasks,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
@@ -608,6 +624,19 @@ pub mod owned {
     impl rt::Sealed for TaskIds {}
 
     impl rt::OwnedStruct for TaskIds {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "active_tasks[].subtopology_id")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?);
+            Ok(Self {
+                subtopology_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

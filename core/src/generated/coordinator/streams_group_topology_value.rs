@@ -1472,6 +1472,17 @@ pub mod owned {
     impl rt::Sealed for StreamsGroupTopologyValue {}
 
     impl rt::OwnedStruct for StreamsGroupTopologyValue {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let epoch = rt::read::i32(c, "epoch")?;
+            let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "subtopologies")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                epoch,
+                subtopologies,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.subtopologies, true, v, "subtopologies")?;
@@ -1544,6 +1555,35 @@ pub mod owned {
     impl rt::Sealed for Subtopology {}
 
     impl rt::OwnedStruct for Subtopology {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "subtopologies[].subtopology_id")?);
+            let source_topics =
+                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subtopologies[].source_topics")?;
+            let source_topic_regex =
+                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subtopologies[].source_topic_regex")?;
+            let state_changelog_topics =
+                rt::owned::read_array::<TopicInfo, _>(c, true, v, "subtopologies[].state_changelog_topics")?;
+            let repartition_sink_topics =
+                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "subtopologies[].repartition_sink_topics")?;
+            let repartition_source_topics =
+                rt::owned::read_array::<TopicInfo, _>(c, true, v, "subtopologies[].repartition_source_topics")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths))?;
+            let copartition_groups =
+                rt::owned::read_array::<CopartitionGroup, _>(c, true, v, "subtopologies[].copartition_groups")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "subtopologies[]._tagged_fields")?);
+            Ok(Self {
+                subtopology_id,
+                source_topics,
+                source_topic_regex,
+                state_changelog_topics,
+                repartition_sink_topics,
+                repartition_source_topics,
+                copartition_groups,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1669,6 +1709,42 @@ pub mod owned {
     impl rt::Sealed for TopicInfo {}
 
     impl rt::OwnedStruct for TopicInfo {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name =
+                rt::CompactString::from(rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?);
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "subtopologies[].state_changelog_topics[].partitions")?;
+                    rt::read::i16(c, "subtopologies[].state_changelog_topics[].replication_factor")?;
+                    return Err(rt::read::short(
+                        c,
+                        "subtopologies[].state_changelog_topics[].partitions",
+                    ));
+                }
+            };
+            let partitions = rt::read::i32_at::<6, 0>(&r);
+            let replication_factor = rt::read::i16_at::<6, 4>(&r);
+            let topic_configs = rt::owned::read_array::<TopicConfig, _>(
+                c,
+                true,
+                v,
+                "subtopologies[].state_changelog_topics[].topic_configs",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?);
+            Ok(Self {
+                name,
+                partitions,
+                replication_factor,
+                topic_configs,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1744,6 +1820,30 @@ pub mod owned {
     impl rt::Sealed for CopartitionGroup {}
 
     impl rt::OwnedStruct for CopartitionGroup {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let source_topics =
+                rt::owned::read_array::<i16, _>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
+            let source_topic_regex =
+                rt::owned::read_array::<i16, _>(c, true, v, "subtopologies[].copartition_groups[].source_topic_regex")?;
+            let repartition_source_topics = rt::owned::read_array::<i16, _>(
+                c,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "subtopologies[].copartition_groups[]._tagged_fields",
+            )?);
+            Ok(Self {
+                source_topics,
+                source_topic_regex,
+                repartition_source_topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1835,6 +1935,29 @@ pub mod owned {
     impl rt::Sealed for TopicConfig {}
 
     impl rt::OwnedStruct for TopicConfig {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let key = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].key",
+            )?);
+            let value = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].value",
+            )?);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+            )?);
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -179,6 +179,15 @@ pub mod owned {
     impl rt::Sealed for TransactionLogKey {}
 
     impl rt::OwnedStruct for TransactionLogKey {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let transactional_id = rt::CompactString::from(rt::read::str(c, false, "transactional_id")?);
+            Ok(Self {
+                transactional_id,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.transactional_id, false, "transactional_id")?;

@@ -842,6 +842,90 @@ pub mod owned {
     impl rt::Sealed for TransactionLogValue {}
 
     impl rt::OwnedStruct for TransactionLogValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let producer_id = rt::read::i64(c, "producer_id")?;
+            let producer_epoch = rt::read::i16(c, "producer_epoch")?;
+            let r: [u8; 5] = match rt::read::run::<5>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "transaction_timeout_ms")?;
+                    rt::read::i8(c, "transaction_status")?;
+                    return Err(rt::read::short(c, "transaction_timeout_ms"));
+                }
+            };
+            let transaction_timeout_ms = rt::read::i32_at::<5, 0>(&r);
+            let transaction_status = rt::read::i8_at::<5, 4>(&r);
+            let transaction_partitions =
+                rt::owned::read_opt_array::<PartitionsSchema, _>(c, v >= 1, true, v, "transaction_partitions")?;
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "transaction_last_update_timestamp_ms")?;
+                    rt::read::i64(c, "transaction_start_timestamp_ms")?;
+                    return Err(rt::read::short(c, "transaction_last_update_timestamp_ms"));
+                }
+            };
+            let transaction_last_update_timestamp_ms = rt::read::i64_at::<16, 0>(&r);
+            let transaction_start_timestamp_ms = rt::read::i64_at::<16, 8>(&r);
+            let mut previous_producer_id_tag: i64 = -1_i64;
+            let mut next_producer_id_tag: i64 = -1_i64;
+            let mut client_transaction_version_tag: i16 = 0_i16;
+            let mut next_producer_epoch_tag: i16 = -1_i16;
+            let unknown_tagged_fields = if v >= 1 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            previous_producer_id_tag = rt::read::i64(c, "previous_producer_id")?;
+                            rt::read::check_tag_size(c, before, size, tag, "previous_producer_id")?;
+                            rt::read::tag_at_default(c, previous_producer_id_tag == -1_i64);
+                        }
+                        1 => {
+                            next_producer_id_tag = rt::read::i64(c, "next_producer_id")?;
+                            rt::read::check_tag_size(c, before, size, tag, "next_producer_id")?;
+                            rt::read::tag_at_default(c, next_producer_id_tag == -1_i64);
+                        }
+                        2 => {
+                            client_transaction_version_tag = rt::read::i16(c, "client_transaction_version")?;
+                            rt::read::check_tag_size(c, before, size, tag, "client_transaction_version")?;
+                            rt::read::tag_at_default(c, client_transaction_version_tag == 0_i16);
+                        }
+                        3 => {
+                            next_producer_epoch_tag = rt::read::i16(c, "next_producer_epoch")?;
+                            rt::read::check_tag_size(c, before, size, tag, "next_producer_epoch")?;
+                            rt::read::tag_at_default(c, next_producer_epoch_tag == -1_i16);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0xf))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                producer_id,
+                previous_producer_id: previous_producer_id_tag,
+                next_producer_id: next_producer_id_tag,
+                producer_epoch,
+                next_producer_epoch: next_producer_epoch_tag,
+                transaction_timeout_ms,
+                transaction_status,
+                transaction_partitions,
+                transaction_last_update_timestamp_ms,
+                transaction_start_timestamp_ms,
+                client_transaction_version: client_transaction_version_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 31;
             if v <= 0 && self.previous_producer_id != -1_i64 {
@@ -1007,6 +1091,26 @@ pub mod owned {
     impl rt::Sealed for PartitionsSchema {}
 
     impl rt::OwnedStruct for PartitionsSchema {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = rt::CompactString::from(rt::read::str(c, v >= 1, "transaction_partitions[].topic")?);
+            let partition_ids =
+                rt::owned::read_array::<i32, _>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "transaction_partitions[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic,
+                partition_ids,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -269,6 +269,31 @@ pub mod owned {
     impl rt::Sealed for AbortedTxn {}
 
     impl rt::OwnedStruct for AbortedTxn {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 32] = match rt::read::run::<32>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "producer_id")?;
+                    rt::read::i64(c, "first_offset")?;
+                    rt::read::i64(c, "last_offset")?;
+                    rt::read::i64(c, "last_stable_offset")?;
+                    return Err(rt::read::short(c, "producer_id"));
+                }
+            };
+            let producer_id = rt::read::i64_at::<32, 0>(&r);
+            let first_offset = rt::read::i64_at::<32, 8>(&r);
+            let last_offset = rt::read::i64_at::<32, 16>(&r);
+            let last_stable_offset = rt::read::i64_at::<32, 24>(&r);
+            Ok(Self {
+                producer_id,
+                first_offset,
+                last_offset,
+                last_stable_offset,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let n: usize = 32;
             if !self.unknown_tagged_fields.is_empty() {

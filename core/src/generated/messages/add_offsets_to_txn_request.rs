@@ -291,6 +291,34 @@ pub mod owned {
     impl rt::Sealed for AddOffsetsToTxnRequest {}
 
     impl rt::OwnedStruct for AddOffsetsToTxnRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let transactional_id = rt::CompactString::from(rt::read::str(c, v >= 3, "transactional_id")?);
+            let r: [u8; 10] = match rt::read::run::<10>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "producer_id")?;
+                    rt::read::i16(c, "producer_epoch")?;
+                    return Err(rt::read::short(c, "producer_id"));
+                }
+            };
+            let producer_id = rt::read::i64_at::<10, 0>(&r);
+            let producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            let group_id = rt::CompactString::from(rt::read::str(c, v >= 3, "group_id")?);
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                group_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 10;
             n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;

@@ -231,6 +231,30 @@ pub mod owned {
     impl rt::Sealed for AddOffsetsToTxnResponse {}
 
     impl rt::OwnedStruct for AddOffsetsToTxnResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 3 {

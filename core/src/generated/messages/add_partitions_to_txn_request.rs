@@ -1059,6 +1059,54 @@ pub mod owned {
     impl rt::Sealed for AddPartitionsToTxnRequest {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let transactions = if v >= 4 {
+                rt::owned::read_array::<AddPartitionsToTxnTransaction, _>(c, v >= 3, v, "transactions")?
+            } else {
+                Vec::new()
+            };
+            let v3_and_below_transactional_id = if v <= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "v3_and_below_transactional_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let v3_and_below_producer_id;
+            let v3_and_below_producer_epoch;
+            if v <= 3 {
+                let r: [u8; 10] = match rt::read::run::<10>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "v3_and_below_producer_id")?;
+                        rt::read::i16(c, "v3_and_below_producer_epoch")?;
+                        return Err(rt::read::short(c, "v3_and_below_producer_id"));
+                    }
+                };
+                v3_and_below_producer_id = rt::read::i64_at::<10, 0>(&r);
+                v3_and_below_producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            } else {
+                v3_and_below_producer_id = 0_i64;
+                v3_and_below_producer_epoch = 0_i16;
+            }
+            let v3_and_below_topics = if v <= 3 {
+                rt::owned::read_array::<AddPartitionsToTxnTopic, _>(c, v >= 3, v, "v3_and_below_topics")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                transactions,
+                v3_and_below_transactional_id,
+                v3_and_below_producer_id,
+                v3_and_below_producer_epoch,
+                v3_and_below_topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 4 {
@@ -1196,6 +1244,55 @@ pub mod owned {
     impl rt::Sealed for AddPartitionsToTxnTransaction {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnTransaction {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let transactional_id = if v >= 4 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "transactions[].transactional_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let producer_id;
+            let producer_epoch;
+            let verify_only;
+            if v >= 4 {
+                let r: [u8; 11] = match rt::read::run::<11>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "transactions[].producer_id")?;
+                        rt::read::i16(c, "transactions[].producer_epoch")?;
+                        rt::read::bool(c, "transactions[].verify_only")?;
+                        return Err(rt::read::short(c, "transactions[].producer_id"));
+                    }
+                };
+                producer_id = rt::read::i64_at::<11, 0>(&r);
+                producer_epoch = rt::read::i16_at::<11, 8>(&r);
+                verify_only = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
+            } else {
+                producer_id = 0_i64;
+                producer_epoch = 0_i16;
+                verify_only = false;
+            }
+            let topics = if v >= 4 {
+                rt::owned::read_array::<AddPartitionsToTxnTopic, _>(c, v >= 3, v, "transactions[].topics")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TRANSACTIONS_TOPICS.paths))?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "transactions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                verify_only,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1317,6 +1414,22 @@ pub mod owned {
     impl rt::Sealed for AddPartitionsToTxnTopic {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "v3_and_below_topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

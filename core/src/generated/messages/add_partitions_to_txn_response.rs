@@ -1134,6 +1134,38 @@ pub mod owned {
     impl rt::Sealed for AddPartitionsToTxnResponse {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+            let results_by_transaction = if v >= 4 {
+                rt::owned::read_array::<AddPartitionsToTxnResult, _>(c, v >= 3, v, "results_by_transaction")?
+            } else {
+                Vec::new()
+            };
+            let results_by_topic_v3_and_below = if v <= 3 {
+                rt::owned::read_array::<AddPartitionsToTxnTopicResult, _>(
+                    c,
+                    v >= 3,
+                    v,
+                    "results_by_topic_v3_and_below",
+                )?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                results_by_transaction,
+                results_by_topic_v3_and_below,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 4 {
@@ -1233,6 +1265,38 @@ pub mod owned {
     impl rt::Sealed for AddPartitionsToTxnResult {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnResult {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let transactional_id = if v >= 4 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_results = if v >= 4 {
+                rt::owned::read_array::<AddPartitionsToTxnTopicResult, _>(
+                    c,
+                    v >= 3,
+                    v,
+                    "results_by_transaction[].topic_results",
+                )
+                .map_err(|e| e.renamed(super::fields::ALIAS_RESULTS_BY_TRANSACTION_TOPIC_RESULTS.paths))?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "results_by_transaction[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                transactional_id,
+                topic_results,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1339,6 +1403,30 @@ pub mod owned {
     impl rt::Sealed for AddPartitionsToTxnTopicResult {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnTopicResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?);
+            let results_by_partition = rt::owned::read_array::<AddPartitionsToTxnPartitionResult, _>(
+                c,
+                v >= 3,
+                v,
+                "results_by_topic_v3_and_below[].results_by_partition",
+            )?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "results_by_topic_v3_and_below[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                results_by_partition,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1419,6 +1507,42 @@ pub mod owned {
     impl rt::Sealed for AddPartitionsToTxnPartitionResult {}
 
     impl rt::OwnedStruct for AddPartitionsToTxnPartitionResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(
+                        c,
+                        "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+                    )?;
+                    rt::read::i16(
+                        c,
+                        "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
+                    )?;
+                    return Err(rt::read::short(
+                        c,
+                        "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+                    ));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let partition_error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                partition_error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

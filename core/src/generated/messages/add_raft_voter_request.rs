@@ -536,6 +536,39 @@ pub mod owned {
     impl rt::Sealed for AddRaftVoterRequest {}
 
     impl rt::OwnedStruct for AddRaftVoterRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "timeout_ms")?;
+                    rt::read::i32(c, "voter_id")?;
+                    rt::read::uuid(c, "voter_directory_id")?;
+                    return Err(rt::read::short(c, "timeout_ms"));
+                }
+            };
+            let timeout_ms = rt::read::i32_at::<24, 0>(&r);
+            let voter_id = rt::read::i32_at::<24, 4>(&r);
+            let voter_directory_id = rt::read::uuid_at::<24, 8>(&r);
+            let listeners = rt::owned::read_array::<Listener, _>(c, true, v, "listeners")?;
+            let ack_when_committed = if v >= 1 {
+                rt::read::bool(c, "ack_when_committed")?
+            } else {
+                true
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                cluster_id,
+                timeout_ms,
+                voter_id,
+                voter_directory_id,
+                listeners,
+                ack_when_committed,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 24;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
@@ -617,6 +650,21 @@ pub mod owned {
     impl rt::Sealed for Listener {}
 
     impl rt::OwnedStruct for Listener {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "listeners[].name")?);
+            let host = rt::CompactString::from(rt::read::str(c, true, "listeners[].host")?);
+            let port = rt::read::u16(c, "listeners[].port")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

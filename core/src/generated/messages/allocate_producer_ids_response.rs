@@ -273,6 +273,32 @@ pub mod owned {
     impl rt::Sealed for AllocateProducerIdsResponse {}
 
     impl rt::OwnedStruct for AllocateProducerIdsResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 18] = match rt::read::run::<18>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::i64(c, "producer_id_start")?;
+                    rt::read::i32(c, "producer_id_len")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<18, 0>(&r);
+            let error_code = rt::read::i16_at::<18, 4>(&r);
+            let producer_id_start = rt::read::i64_at::<18, 6>(&r);
+            let producer_id_len = rt::read::i32_at::<18, 14>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                producer_id_start,
+                producer_id_len,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 18;
             {

@@ -804,6 +804,21 @@ pub mod owned {
     impl rt::Sealed for AlterClientQuotasRequest {}
 
     impl rt::OwnedStruct for AlterClientQuotasRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
+            let validate_only = rt::read::bool(c, "validate_only")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                entries,
+                validate_only,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
@@ -871,6 +886,22 @@ pub mod owned {
     impl rt::Sealed for EntryData {}
 
     impl rt::OwnedStruct for EntryData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
+            let ops = rt::owned::read_array::<OpData, _>(c, v >= 1, v, "entries[].ops")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                entity,
+                ops,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -935,6 +966,23 @@ pub mod owned {
     impl rt::Sealed for EntityData {}
 
     impl rt::OwnedStruct for EntityData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let entity_type = rt::CompactString::from(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?);
+            let entity_name =
+                rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                entity_type,
+                entity_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1013,6 +1061,32 @@ pub mod owned {
     impl rt::Sealed for OpData {}
 
     impl rt::OwnedStruct for OpData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let key = rt::CompactString::from(rt::read::str(c, v >= 1, "entries[].ops[].key")?);
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::f64(c, "entries[].ops[].value")?;
+                    rt::read::bool(c, "entries[].ops[].remove")?;
+                    return Err(rt::read::short(c, "entries[].ops[].value"));
+                }
+            };
+            let value = rt::read::f64_at::<9, 0>(&r);
+            let remove = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[].ops[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                key,
+                value,
+                remove,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

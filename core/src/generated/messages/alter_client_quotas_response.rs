@@ -612,6 +612,21 @@ pub mod owned {
     impl rt::Sealed for AlterClientQuotasResponse {}
 
     impl rt::OwnedStruct for AlterClientQuotasResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let entries = rt::owned::read_array::<EntryData, _>(c, v >= 1, v, "entries")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                entries,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
@@ -676,6 +691,25 @@ pub mod owned {
     impl rt::Sealed for EntryData {}
 
     impl rt::OwnedStruct for EntryData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "entries[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?.map(rt::CompactString::from);
+            let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                entity,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -741,6 +775,23 @@ pub mod owned {
     impl rt::Sealed for EntityData {}
 
     impl rt::OwnedStruct for EntityData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let entity_type = rt::CompactString::from(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?);
+            let entity_name =
+                rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                entity_type,
+                entity_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

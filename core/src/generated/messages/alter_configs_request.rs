@@ -617,6 +617,21 @@ pub mod owned {
     impl rt::Sealed for AlterConfigsRequest {}
 
     impl rt::OwnedStruct for AlterConfigsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 2, v, "resources")?;
+            let validate_only = rt::read::bool(c, "validate_only")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                resources,
+                validate_only,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
@@ -688,6 +703,24 @@ pub mod owned {
     impl rt::Sealed for AlterConfigsResource {}
 
     impl rt::OwnedStruct for AlterConfigsResource {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resource_type = rt::read::i8(c, "resources[].resource_type")?;
+            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 2, "resources[].resource_name")?);
+            let configs = rt::owned::read_array::<AlterableConfig, _>(c, v >= 2, v, "resources[].configs")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                resource_type,
+                resource_name,
+                configs,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -753,6 +786,22 @@ pub mod owned {
     impl rt::Sealed for AlterableConfig {}
 
     impl rt::OwnedStruct for AlterableConfig {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 2, "resources[].configs[].name")?);
+            let value = rt::read::opt_str(c, v >= 2, true, "resources[].configs[].value")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "resources[].configs[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                value,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

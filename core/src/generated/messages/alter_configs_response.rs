@@ -467,6 +467,22 @@ pub mod owned {
     impl rt::Sealed for AlterConfigsResponse {}
 
     impl rt::OwnedStruct for AlterConfigsResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let responses = rt::owned::read_array::<AlterConfigsResourceResponse, _>(c, v >= 2, v, "responses")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                responses,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.responses, v >= 2, v, "responses")?;
@@ -535,6 +551,27 @@ pub mod owned {
     impl rt::Sealed for AlterConfigsResourceResponse {}
 
     impl rt::OwnedStruct for AlterConfigsResourceResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "responses[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?.map(rt::CompactString::from);
+            let resource_type = rt::read::i8(c, "responses[].resource_type")?;
+            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 2, "responses[].resource_name")?);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                resource_type,
+                resource_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -587,6 +587,23 @@ pub mod owned {
     impl rt::Sealed for AlterPartitionReassignmentsRequest {}
 
     impl rt::OwnedStruct for AlterPartitionReassignmentsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let allow_replication_factor_change = if v >= 1 {
+                rt::read::bool(c, "allow_replication_factor_change")?
+            } else {
+                true
+            };
+            let topics = rt::owned::read_array::<ReassignableTopic, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                timeout_ms,
+                allow_replication_factor_change,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 1 {
@@ -651,6 +668,19 @@ pub mod owned {
     impl rt::Sealed for ReassignableTopic {}
 
     impl rt::OwnedStruct for ReassignableTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let partitions = rt::owned::read_array::<ReassignablePartition, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -707,6 +737,19 @@ pub mod owned {
     impl rt::Sealed for ReassignablePartition {}
 
     impl rt::OwnedStruct for ReassignablePartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let replicas = rt::owned::read_opt_array::<i32, _>(c, true, true, v, "topics[].partitions[].replicas")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                replicas,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -674,6 +674,27 @@ pub mod owned {
     impl rt::Sealed for AlterPartitionReassignmentsResponse {}
 
     impl rt::OwnedStruct for AlterPartitionReassignmentsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let allow_replication_factor_change = if v >= 1 {
+                rt::read::bool(c, "allow_replication_factor_change")?
+            } else {
+                true
+            };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let responses = rt::owned::read_array::<ReassignableTopicResponse, _>(c, true, v, "responses")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                allow_replication_factor_change,
+                error_code,
+                error_message,
+                responses,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 1 {
@@ -735,6 +756,20 @@ pub mod owned {
     impl rt::Sealed for ReassignableTopicResponse {}
 
     impl rt::OwnedStruct for ReassignableTopicResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "responses[].name")?);
+            let partitions =
+                rt::owned::read_array::<ReassignablePartitionResponse, _>(c, true, v, "responses[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -795,6 +830,32 @@ pub mod owned {
     impl rt::Sealed for ReassignablePartitionResponse {}
 
     impl rt::OwnedStruct for ReassignablePartitionResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                    rt::read::i16(c, "responses[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?
+                .map(rt::CompactString::from);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "responses[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition_index,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

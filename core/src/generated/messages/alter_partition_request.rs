@@ -1066,6 +1066,27 @@ pub mod owned {
     impl rt::Sealed for AlterPartitionRequest {}
 
     impl rt::OwnedStruct for AlterPartitionRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "broker_epoch")?;
+                    return Err(rt::read::short(c, "broker_id"));
+                }
+            };
+            let broker_id = rt::read::i32_at::<12, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<12, 4>(&r);
+            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -1125,6 +1146,28 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = if v <= 1 {
+                rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 2 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1207,6 +1250,47 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let new_isr = if v <= 2 {
+                rt::owned::read_array::<i32, _>(c, true, v, "topics[].partitions[].new_isr")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let new_isr_with_epochs = if v >= 3 {
+                rt::owned::read_array::<BrokerState, _>(c, true, v, "topics[].partitions[].new_isr_with_epochs")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let leader_recovery_state = if v >= 1 {
+                rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?
+            } else {
+                0_i8
+            };
+            let partition_epoch = rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                leader_epoch,
+                new_isr,
+                new_isr_with_epochs,
+                leader_recovery_state,
+                partition_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1321,6 +1405,39 @@ pub mod owned {
     impl rt::Sealed for BrokerState {}
 
     impl rt::OwnedStruct for BrokerState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let broker_id;
+            let broker_epoch;
+            if v >= 3 {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
+                        rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?;
+                        return Err(rt::read::short(
+                            c,
+                            "topics[].partitions[].new_isr_with_epochs[].broker_id",
+                        ));
+                    }
+                };
+                broker_id = rt::read::i32_at::<12, 0>(&r);
+                broker_epoch = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                broker_id = 0_i32;
+                broker_epoch = -1_i64;
+            }
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
+            )?);
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

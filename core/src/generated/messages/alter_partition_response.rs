@@ -804,6 +804,27 @@ pub mod owned {
     impl rt::Sealed for AlterPartitionResponse {}
 
     impl rt::OwnedStruct for AlterPartitionResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -863,6 +884,29 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = if v <= 1 {
+                rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 2 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -949,6 +993,43 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<14, 0>(&r);
+            let error_code = rt::read::i16_at::<14, 4>(&r);
+            let leader_id = rt::read::i32_at::<14, 6>(&r);
+            let leader_epoch = rt::read::i32_at::<14, 10>(&r);
+            let isr = rt::owned::read_array::<i32, _>(c, true, v, "topics[].partitions[].isr")?;
+            let leader_recovery_state = if v >= 1 {
+                rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?
+            } else {
+                0_i8
+            };
+            let partition_epoch = rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                error_code,
+                leader_id,
+                leader_epoch,
+                isr,
+                leader_recovery_state,
+                partition_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -566,6 +566,19 @@ pub mod owned {
     impl rt::Sealed for AlterReplicaLogDirsRequest {}
 
     impl rt::OwnedStruct for AlterReplicaLogDirsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let dirs = rt::owned::read_array::<AlterReplicaLogDir, _>(c, v >= 2, v, "dirs")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                dirs,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.dirs, v >= 2, v, "dirs")?;
@@ -625,6 +638,22 @@ pub mod owned {
     impl rt::Sealed for AlterReplicaLogDir {}
 
     impl rt::OwnedStruct for AlterReplicaLogDir {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let path = rt::CompactString::from(rt::read::str(c, v >= 2, "dirs[].path")?);
+            let topics = rt::owned::read_array::<AlterReplicaLogDirTopic, _>(c, v >= 2, v, "dirs[].topics")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "dirs[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                path,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -689,6 +718,22 @@ pub mod owned {
     impl rt::Sealed for AlterReplicaLogDirTopic {}
 
     impl rt::OwnedStruct for AlterReplicaLogDirTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 2, "dirs[].topics[].name")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "dirs[].topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "dirs[].topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

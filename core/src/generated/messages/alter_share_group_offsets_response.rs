@@ -675,6 +675,29 @@ pub mod owned {
     impl rt::Sealed for AlterShareGroupOffsetsResponse {}
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let responses = rt::owned::read_array::<AlterShareGroupOffsetsResponseTopic, _>(c, true, v, "responses")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                responses,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -736,6 +759,26 @@ pub mod owned {
     impl rt::Sealed for AlterShareGroupOffsetsResponseTopic {}
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponseTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "responses[].topic_name")?);
+            let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
+            let partitions = rt::owned::read_array::<AlterShareGroupOffsetsResponsePartition, _>(
+                c,
+                true,
+                v,
+                "responses[].partitions",
+            )?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -797,6 +840,32 @@ pub mod owned {
     impl rt::Sealed for AlterShareGroupOffsetsResponsePartition {}
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsResponsePartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                    rt::read::i16(c, "responses[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?
+                .map(rt::CompactString::from);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "responses[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition_index,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -625,6 +625,18 @@ pub mod owned {
     impl rt::Sealed for AlterUserScramCredentialsRequest {}
 
     impl rt::OwnedStruct for AlterUserScramCredentialsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let deletions = rt::owned::read_array::<ScramCredentialDeletion, _>(c, true, v, "deletions")?;
+            let upsertions = rt::owned::read_array::<ScramCredentialUpsertion, _>(c, true, v, "upsertions")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                deletions,
+                upsertions,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.deletions, true, v, "deletions")?;
@@ -678,6 +690,19 @@ pub mod owned {
     impl rt::Sealed for ScramCredentialDeletion {}
 
     impl rt::OwnedStruct for ScramCredentialDeletion {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "deletions[].name")?);
+            let mechanism = rt::read::i8(c, "deletions[].mechanism")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "deletions[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                mechanism,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -752,6 +777,33 @@ pub mod owned {
     impl rt::Sealed for ScramCredentialUpsertion {}
 
     impl rt::OwnedStruct for ScramCredentialUpsertion {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "upsertions[].name")?);
+            let r: [u8; 5] = match rt::read::run::<5>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i8(c, "upsertions[].mechanism")?;
+                    rt::read::i32(c, "upsertions[].iterations")?;
+                    return Err(rt::read::short(c, "upsertions[].mechanism"));
+                }
+            };
+            let mechanism = rt::read::i8_at::<5, 0>(&r);
+            let iterations = rt::read::i32_at::<5, 1>(&r);
+            let salt = rt::read::bytes(c, true, "upsertions[].salt")?.to_vec();
+            let salted_password = rt::read::bytes(c, true, "upsertions[].salted_password")?.to_vec();
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "upsertions[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                mechanism,
+                iterations,
+                salt,
+                salted_password,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -392,6 +392,18 @@ pub mod owned {
     impl rt::Sealed for AlterUserScramCredentialsResponse {}
 
     impl rt::OwnedStruct for AlterUserScramCredentialsResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let results = rt::owned::read_array::<AlterUserScramCredentialsResult, _>(c, true, v, "results")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
@@ -448,6 +460,22 @@ pub mod owned {
     impl rt::Sealed for AlterUserScramCredentialsResult {}
 
     impl rt::OwnedStruct for AlterUserScramCredentialsResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let user = rt::CompactString::from(rt::read::str(c, true, "results[].user")?);
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, true, true, "results[].error_message")?.map(rt::CompactString::from);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?);
+            Ok(Self {
+                user,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -324,6 +324,38 @@ pub mod owned {
     impl rt::Sealed for ApiVersionsRequest {}
 
     impl rt::OwnedStruct for ApiVersionsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let client_software_name = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "client_software_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let client_software_version = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "client_software_version")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let cluster_id = if v >= 5 {
+                rt::read::opt_str(c, v >= 3, v >= 5, "cluster_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let node_id = if v >= 5 { rt::read::i32(c, "node_id")? } else { -1_i32 };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                client_software_name,
+                client_software_version,
+                cluster_id,
+                node_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {

@@ -1279,6 +1279,71 @@ pub mod owned {
     impl rt::Sealed for ApiVersionsResponse {}
 
     impl rt::OwnedStruct for ApiVersionsResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let api_keys = rt::owned::read_array::<ApiVersion, _>(c, v >= 3, v, "api_keys")?;
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let mut supported_features_tag: Vec<SupportedFeatureKey> = Vec::new();
+            let mut finalized_features_epoch_tag: i64 = -1_i64;
+            let mut finalized_features_tag: Vec<FinalizedFeatureKey> = Vec::new();
+            let mut zk_migration_ready_tag: bool = false;
+            let unknown_tagged_fields = if v >= 3 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            supported_features_tag =
+                                rt::owned::read_array::<SupportedFeatureKey, _>(c, true, v, "supported_features")?;
+                            rt::read::check_tag_size(c, before, size, tag, "supported_features")?;
+                            rt::read::tag_at_default(c, supported_features_tag.is_empty());
+                        }
+                        1 => {
+                            finalized_features_epoch_tag = rt::read::i64(c, "finalized_features_epoch")?;
+                            rt::read::check_tag_size(c, before, size, tag, "finalized_features_epoch")?;
+                            rt::read::tag_at_default(c, finalized_features_epoch_tag == -1_i64);
+                        }
+                        2 => {
+                            finalized_features_tag =
+                                rt::owned::read_array::<FinalizedFeatureKey, _>(c, true, v, "finalized_features")?;
+                            rt::read::check_tag_size(c, before, size, tag, "finalized_features")?;
+                            rt::read::tag_at_default(c, finalized_features_tag.is_empty());
+                        }
+                        3 => {
+                            zk_migration_ready_tag = rt::read::bool(c, "zk_migration_ready")?;
+                            rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
+                            rt::read::tag_at_default(c, !zk_migration_ready_tag);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0xf))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                api_keys,
+                throttle_time_ms,
+                supported_features: supported_features_tag,
+                finalized_features_epoch: finalized_features_epoch_tag,
+                finalized_features: finalized_features_tag,
+                zk_migration_ready: zk_migration_ready_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.api_keys, v >= 3, v, "api_keys")?;
@@ -1418,6 +1483,33 @@ pub mod owned {
     impl rt::Sealed for ApiVersion {}
 
     impl rt::OwnedStruct for ApiVersion {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "api_keys[].api_key")?;
+                    rt::read::i16(c, "api_keys[].min_version")?;
+                    rt::read::i16(c, "api_keys[].max_version")?;
+                    return Err(rt::read::short(c, "api_keys[].api_key"));
+                }
+            };
+            let api_key = rt::read::i16_at::<6, 0>(&r);
+            let min_version = rt::read::i16_at::<6, 2>(&r);
+            let max_version = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "api_keys[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                api_key,
+                min_version,
+                max_version,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1496,6 +1588,43 @@ pub mod owned {
     impl rt::Sealed for SupportedFeatureKey {}
 
     impl rt::OwnedStruct for SupportedFeatureKey {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "supported_features[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let min_version;
+            let max_version;
+            if v >= 3 {
+                let r: [u8; 4] = match rt::read::run::<4>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i16(c, "supported_features[].min_version")?;
+                        rt::read::i16(c, "supported_features[].max_version")?;
+                        return Err(rt::read::short(c, "supported_features[].min_version"));
+                    }
+                };
+                min_version = rt::read::i16_at::<4, 0>(&r);
+                max_version = rt::read::i16_at::<4, 2>(&r);
+            } else {
+                min_version = 0_i16;
+                max_version = 0_i16;
+            }
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "supported_features[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                min_version,
+                max_version,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1604,6 +1733,43 @@ pub mod owned {
     impl rt::Sealed for FinalizedFeatureKey {}
 
     impl rt::OwnedStruct for FinalizedFeatureKey {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "finalized_features[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let max_version_level;
+            let min_version_level;
+            if v >= 3 {
+                let r: [u8; 4] = match rt::read::run::<4>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i16(c, "finalized_features[].max_version_level")?;
+                        rt::read::i16(c, "finalized_features[].min_version_level")?;
+                        return Err(rt::read::short(c, "finalized_features[].max_version_level"));
+                    }
+                };
+                max_version_level = rt::read::i16_at::<4, 0>(&r);
+                min_version_level = rt::read::i16_at::<4, 2>(&r);
+            } else {
+                max_version_level = 0_i16;
+                min_version_level = 0_i16;
+            }
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "finalized_features[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                max_version_level,
+                min_version_level,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -711,6 +711,27 @@ pub mod owned {
     impl rt::Sealed for AssignReplicasToDirsRequest {}
 
     impl rt::OwnedStruct for AssignReplicasToDirsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "broker_epoch")?;
+                    return Err(rt::read::short(c, "broker_id"));
+                }
+            };
+            let broker_id = rt::read::i32_at::<12, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<12, 4>(&r);
+            let directories = rt::owned::read_array::<DirectoryData, _>(c, true, v, "directories")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                directories,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
@@ -766,6 +787,18 @@ pub mod owned {
     impl rt::Sealed for DirectoryData {}
 
     impl rt::OwnedStruct for DirectoryData {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let id = rt::read::uuid(c, "directories[].id")?;
+            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "directories[].topics")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?);
+            Ok(Self {
+                id,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -821,6 +854,22 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
+            let partitions =
+                rt::owned::read_array::<PartitionData, _>(c, true, v, "directories[].topics[].partitions")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "directories[].topics[]._tagged_fields",
+            )?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -872,6 +921,19 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index = rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "directories[].topics[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition_index,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

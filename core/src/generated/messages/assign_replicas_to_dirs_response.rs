@@ -761,6 +761,27 @@ pub mod owned {
     impl rt::Sealed for AssignReplicasToDirsResponse {}
 
     impl rt::OwnedStruct for AssignReplicasToDirsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let directories = rt::owned::read_array::<DirectoryData, _>(c, true, v, "directories")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                directories,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
@@ -816,6 +837,18 @@ pub mod owned {
     impl rt::Sealed for DirectoryData {}
 
     impl rt::OwnedStruct for DirectoryData {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let id = rt::read::uuid(c, "directories[].id")?;
+            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "directories[].topics")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "directories[]._tagged_fields")?);
+            Ok(Self {
+                id,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -871,6 +904,22 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
+            let partitions =
+                rt::owned::read_array::<PartitionData, _>(c, true, v, "directories[].topics[].partitions")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "directories[].topics[]._tagged_fields",
+            )?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -926,6 +975,32 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
+                    rt::read::i16(c, "directories[].topics[].partitions[].error_code")?;
+                    return Err(rt::read::short(
+                        c,
+                        "directories[].topics[].partitions[].partition_index",
+                    ));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "directories[].topics[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition_index,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -1023,6 +1023,29 @@ pub mod owned {
     impl rt::Sealed for BeginQuorumEpochRequest {}
 
     impl rt::OwnedStruct for BeginQuorumEpochRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?.map(rt::CompactString::from);
+            let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
+            let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
+            let leader_endpoints = if v >= 1 {
+                rt::owned::read_array::<LeaderEndpoint, _>(c, v >= 1, v, "leader_endpoints")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                cluster_id,
+                voter_id,
+                topics,
+                leader_endpoints,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
@@ -1096,6 +1119,22 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, v >= 1, "topics[].topic_name")?);
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1164,6 +1203,36 @@ pub mod owned {
     impl rt::Sealed for LeaderEndpoint {}
 
     impl rt::OwnedStruct for LeaderEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "leader_endpoints[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let host = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "leader_endpoints[].host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let port = if v >= 1 {
+                rt::read::u16(c, "leader_endpoints[].port")?
+            } else {
+                0_u16
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "leader_endpoints[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1275,6 +1344,38 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let voter_directory_id = if v >= 1 {
+                rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].leader_id"));
+                }
+            };
+            let leader_id = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                voter_directory_id,
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

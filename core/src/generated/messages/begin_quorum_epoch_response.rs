@@ -1008,6 +1008,42 @@ pub mod owned {
     impl rt::Sealed for BeginQuorumEpochResponse {}
 
     impl rt::OwnedStruct for BeginQuorumEpochResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
+            let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
+            let unknown_tagged_fields = if v >= 1 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            node_endpoints_tag =
+                                rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                topics,
+                node_endpoints: node_endpoints_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
@@ -1091,6 +1127,22 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, v >= 1, "topics[].topic_name")?);
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1159,6 +1211,36 @@ pub mod owned {
     impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let node_id = if v >= 1 {
+                rt::read::i32(c, "node_endpoints[].node_id")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "node_endpoints[].host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let port = if v >= 1 {
+                rt::read::u16(c, "node_endpoints[].port")?
+            } else {
+                0_u16
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1270,6 +1352,36 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<14, 0>(&r);
+            let error_code = rt::read::i16_at::<14, 4>(&r);
+            let leader_id = rt::read::i32_at::<14, 6>(&r);
+            let leader_epoch = rt::read::i32_at::<14, 10>(&r);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                error_code,
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

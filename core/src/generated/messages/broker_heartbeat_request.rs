@@ -478,6 +478,68 @@ pub mod owned {
     impl rt::Sealed for BrokerHeartbeatRequest {}
 
     impl rt::OwnedStruct for BrokerHeartbeatRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 22] = match rt::read::run::<22>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "broker_epoch")?;
+                    rt::read::i64(c, "current_metadata_offset")?;
+                    rt::read::bool(c, "want_fence")?;
+                    rt::read::bool(c, "want_shut_down")?;
+                    return Err(rt::read::short(c, "broker_id"));
+                }
+            };
+            let broker_id = rt::read::i32_at::<22, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<22, 4>(&r);
+            let current_metadata_offset = rt::read::i64_at::<22, 12>(&r);
+            let want_fence = rt::read::canon_bool(c, rt::read::u8_at::<22, 20>(&r));
+            let want_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<22, 21>(&r));
+            let mut offline_log_dirs_tag: rt::SmallVec<[rt::Uuid; 4]> = rt::SmallVec::new();
+            let mut cordoned_log_dirs_tag: Option<rt::SmallVec<[rt::Uuid; 4]>> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 1 => {
+                            offline_log_dirs_tag =
+                                rt::owned::read_array::<rt::Uuid, _>(c, true, v, "offline_log_dirs")?;
+                            rt::read::check_tag_size(c, before, size, tag, "offline_log_dirs")?;
+                            rt::read::tag_at_default(c, offline_log_dirs_tag.is_empty());
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "offline_log_dirs")),
+                        1 if v >= 2 => {
+                            cordoned_log_dirs_tag =
+                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, v >= 2, v, "cordoned_log_dirs")?;
+                            rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
+                            rt::read::tag_at_default(c, cordoned_log_dirs_tag.is_none());
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x3))
+            };
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                current_metadata_offset,
+                want_fence,
+                want_shut_down,
+                offline_log_dirs: offline_log_dirs_tag,
+                cordoned_log_dirs: cordoned_log_dirs_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 22;
             if v <= 0 && !self.offline_log_dirs.is_empty() {

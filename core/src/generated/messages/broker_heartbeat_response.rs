@@ -302,6 +302,35 @@ pub mod owned {
     impl rt::Sealed for BrokerHeartbeatResponse {}
 
     impl rt::OwnedStruct for BrokerHeartbeatResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::bool(c, "is_caught_up")?;
+                    rt::read::bool(c, "is_fenced")?;
+                    rt::read::bool(c, "should_shut_down")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<9, 0>(&r);
+            let error_code = rt::read::i16_at::<9, 4>(&r);
+            let is_caught_up = rt::read::canon_bool(c, rt::read::u8_at::<9, 6>(&r));
+            let is_fenced = rt::read::canon_bool(c, rt::read::u8_at::<9, 7>(&r));
+            let should_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                is_caught_up,
+                is_fenced,
+                should_shut_down,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
             {

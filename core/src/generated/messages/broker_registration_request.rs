@@ -868,6 +868,44 @@ pub mod owned {
     impl rt::Sealed for BrokerRegistrationRequest {}
 
     impl rt::OwnedStruct for BrokerRegistrationRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let broker_id = rt::read::i32(c, "broker_id")?;
+            let cluster_id = rt::CompactString::from(rt::read::str(c, true, "cluster_id")?);
+            let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
+            let listeners = rt::owned::read_array::<Listener, _>(c, true, v, "listeners")?;
+            let features = rt::owned::read_array::<Feature, _>(c, true, v, "features")?;
+            let rack = rt::read::opt_str(c, true, true, "rack")?.map(rt::CompactString::from);
+            let is_migrating_zk_broker = if v >= 1 {
+                rt::read::bool(c, "is_migrating_zk_broker")?
+            } else {
+                false
+            };
+            let log_dirs = if v >= 2 {
+                rt::owned::read_array::<rt::Uuid, _>(c, true, v, "log_dirs")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let previous_broker_epoch = if v >= 3 {
+                rt::read::i64(c, "previous_broker_epoch")?
+            } else {
+                -1_i64
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                broker_id,
+                cluster_id,
+                incarnation_id,
+                listeners,
+                features,
+                rack,
+                is_migrating_zk_broker,
+                log_dirs,
+                previous_broker_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
@@ -966,6 +1004,31 @@ pub mod owned {
     impl rt::Sealed for Listener {}
 
     impl rt::OwnedStruct for Listener {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "listeners[].name")?);
+            let host = rt::CompactString::from(rt::read::str(c, true, "listeners[].host")?);
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::u16(c, "listeners[].port")?;
+                    rt::read::i16(c, "listeners[].security_protocol")?;
+                    return Err(rt::read::short(c, "listeners[].port"));
+                }
+            };
+            let port = rt::read::u16_at::<4, 0>(&r);
+            let security_protocol = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                host,
+                port,
+                security_protocol,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -1038,6 +1101,29 @@ pub mod owned {
     impl rt::Sealed for Feature {}
 
     impl rt::OwnedStruct for Feature {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "features[].name")?);
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "features[].min_supported_version")?;
+                    rt::read::i16(c, "features[].max_supported_version")?;
+                    return Err(rt::read::short(c, "features[].min_supported_version"));
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "features[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -239,6 +239,29 @@ pub mod owned {
     impl rt::Sealed for BrokerRegistrationResponse {}
 
     impl rt::OwnedStruct for BrokerRegistrationResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::i64(c, "broker_epoch")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<14, 0>(&r);
+            let error_code = rt::read::i16_at::<14, 4>(&r);
+            let broker_epoch = rt::read::i64_at::<14, 6>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                broker_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             {

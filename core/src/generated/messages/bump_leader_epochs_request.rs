@@ -525,6 +525,15 @@ pub mod owned {
     impl rt::Sealed for BumpLeaderEpochsRequest {}
 
     impl rt::OwnedStruct for BumpLeaderEpochsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = rt::owned::read_array::<TopicState, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -576,6 +585,19 @@ pub mod owned {
     impl rt::Sealed for TopicState {}
 
     impl rt::OwnedStruct for TopicState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+            let partitions = rt::owned::read_array::<LeaderEpochState, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -631,6 +653,27 @@ pub mod owned {
     impl rt::Sealed for LeaderEpochState {}
 
     impl rt::OwnedStruct for LeaderEpochState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i32(c, "topics[].partitions[].min_leader_epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<8, 0>(&r);
+            let min_leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                min_leader_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -1559,6 +1559,17 @@ pub mod owned {
     impl rt::Sealed for ConsumerGroupDescribeResponse {}
 
     impl rt::OwnedStruct for ConsumerGroupDescribeResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                groups,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
@@ -1639,6 +1650,41 @@ pub mod owned {
     impl rt::Sealed for DescribedGroup {}
 
     impl rt::OwnedStruct for DescribedGroup {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "groups[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
+            let group_state = rt::CompactString::from(rt::read::str(c, true, "groups[].group_state")?);
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "groups[].group_epoch")?;
+                    rt::read::i32(c, "groups[].assignment_epoch")?;
+                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                }
+            };
+            let group_epoch = rt::read::i32_at::<8, 0>(&r);
+            let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
+            let assignor_name = rt::CompactString::from(rt::read::str(c, true, "groups[].assignor_name")?);
+            let members = rt::owned::read_array::<Member, _>(c, true, v, "groups[].members")?;
+            let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
+            Ok(Self {
+                error_code,
+                error_message,
+                group_id,
+                group_state,
+                group_epoch,
+                assignment_epoch,
+                assignor_name,
+                members,
+                authorized_operations,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1750,6 +1796,44 @@ pub mod owned {
     impl rt::Sealed for Member {}
 
     impl rt::OwnedStruct for Member {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let member_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].member_id")?);
+            let instance_id =
+                rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?.map(rt::CompactString::from);
+            let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?.map(rt::CompactString::from);
+            let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
+            let client_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_id")?);
+            let client_host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_host")?);
+            let subscribed_topic_names =
+                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "groups[].members[].subscribed_topic_names")?;
+            let subscribed_topic_regex = rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?
+                .map(rt::CompactString::from);
+            let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
+            let target_assignment = <Assignment as rt::OwnedStruct>::read(c, v)
+                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+            let member_type = if v >= 1 {
+                rt::read::i8(c, "groups[].members[].member_type")?
+            } else {
+                -1_i8
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?);
+            Ok(Self {
+                member_id,
+                instance_id,
+                rack_id,
+                member_epoch,
+                client_id,
+                client_host,
+                subscribed_topic_names,
+                subscribed_topic_regex,
+                assignment,
+                target_assignment,
+                member_type,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1864,6 +1948,24 @@ pub mod owned {
     impl rt::Sealed for Assignment {}
 
     impl rt::OwnedStruct for Assignment {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_partitions = rt::owned::read_array::<TopicPartitions, _>(
+                c,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].members[].assignment._tagged_fields",
+            )?);
+            Ok(Self {
+                topic_partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1933,6 +2035,32 @@ pub mod owned {
     impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
+            let topic_name = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "groups[].members[].assignment.topic_partitions[].topic_name",
+            )?);
+            let partitions = rt::owned::read_array::<i32, _>(
+                c,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions[].partitions",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                topic_id,
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -650,6 +650,40 @@ pub mod owned {
     impl rt::Sealed for ConsumerGroupHeartbeatRequest {}
 
     impl rt::OwnedStruct for ConsumerGroupHeartbeatRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+            let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+            let member_epoch = rt::read::i32(c, "member_epoch")?;
+            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+            let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
+            let subscribed_topic_names =
+                rt::owned::read_opt_array::<rt::CompactString, _>(c, true, true, v, "subscribed_topic_names")?;
+            let subscribed_topic_regex = if v >= 1 {
+                rt::read::opt_str(c, true, v >= 1, "subscribed_topic_regex")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let server_assignor = rt::read::opt_str(c, true, true, "server_assignor")?.map(rt::CompactString::from);
+            let topic_partitions =
+                rt::owned::read_opt_array::<TopicPartitions, _>(c, true, true, v, "topic_partitions")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                group_id,
+                member_id,
+                member_epoch,
+                instance_id,
+                rack_id,
+                rebalance_timeout_ms,
+                subscribed_topic_names,
+                subscribed_topic_regex,
+                server_assignor,
+                topic_partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
@@ -750,6 +784,19 @@ pub mod owned {
     impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "topic_partitions[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -673,6 +673,43 @@ pub mod owned {
     impl rt::Sealed for ConsumerGroupHeartbeatResponse {}
 
     impl rt::OwnedStruct for ConsumerGroupHeartbeatResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "member_epoch")?;
+                    rt::read::i32(c, "heartbeat_interval_ms")?;
+                    return Err(rt::read::short(c, "member_epoch"));
+                }
+            };
+            let member_epoch = rt::read::i32_at::<8, 0>(&r);
+            let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
+            let assignment = rt::owned::read_opt_struct::<Assignment>(c, true, v, "assignment")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                member_id,
+                member_epoch,
+                heartbeat_interval_ms,
+                assignment,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -732,6 +769,18 @@ pub mod owned {
     impl rt::Sealed for Assignment {}
 
     impl rt::OwnedStruct for Assignment {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_partitions =
+                rt::owned::read_array::<TopicPartitions, _>(c, true, v, "assignment.topic_partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "assignment._tagged_fields")?);
+            Ok(Self {
+                topic_partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -786,6 +835,21 @@ pub mod owned {
     impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "assignment.topic_partitions[].partitions")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "assignment.topic_partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -379,6 +379,17 @@ pub mod owned {
     impl rt::Sealed for ConsumerProtocolAssignment {}
 
     impl rt::OwnedStruct for ConsumerProtocolAssignment {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let assigned_partitions = rt::owned::read_array::<TopicPartition, _>(c, false, v, "assigned_partitions")?;
+            let user_data = rt::read::opt_bytes(c, false, true, "user_data")?.map(<[u8]>::to_vec);
+            Ok(Self {
+                assigned_partitions,
+                user_data,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
@@ -430,6 +441,17 @@ pub mod owned {
     impl rt::Sealed for TopicPartition {}
 
     impl rt::OwnedStruct for TopicPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = rt::CompactString::from(rt::read::str(c, false, "assigned_partitions[].topic")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, false, v, "assigned_partitions[].partitions")?;
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

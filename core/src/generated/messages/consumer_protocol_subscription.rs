@@ -530,6 +530,35 @@ pub mod owned {
     impl rt::Sealed for ConsumerProtocolSubscription {}
 
     impl rt::OwnedStruct for ConsumerProtocolSubscription {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = rt::owned::read_array::<rt::CompactString, _>(c, false, v, "topics")?;
+            let user_data = rt::read::opt_bytes(c, false, true, "user_data")?.map(<[u8]>::to_vec);
+            let owned_partitions = if v >= 1 {
+                rt::owned::read_array::<TopicPartition, _>(c, false, v, "owned_partitions")?
+            } else {
+                Vec::new()
+            };
+            let generation_id = if v >= 2 {
+                rt::read::i32(c, "generation_id")?
+            } else {
+                -1_i32
+            };
+            let rack_id = if v >= 3 {
+                rt::read::opt_str(c, false, v >= 3, "rack_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            Ok(Self {
+                topics,
+                user_data,
+                owned_partitions,
+                generation_id,
+                rack_id,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
@@ -599,6 +628,25 @@ pub mod owned {
     impl rt::Sealed for TopicPartition {}
 
     impl rt::OwnedStruct for TopicPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, false, "owned_partitions[].topic")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let partitions = if v >= 1 {
+                rt::owned::read_array::<i32, _>(c, false, v, "owned_partitions[].partitions")?
+            } else {
+                rt::SmallVec::new()
+            };
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -175,6 +175,15 @@ pub mod owned {
     impl rt::Sealed for ControlRecordTypeSchema {}
 
     impl rt::OwnedStruct for ControlRecordTypeSchema {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r#type = rt::read::i16(c, "type")?;
+            Ok(Self {
+                r#type,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let n: usize = 2;
             if !self.unknown_tagged_fields.is_empty() {

@@ -236,6 +236,26 @@ pub mod owned {
     impl rt::Sealed for ControlledShutdownRequest {}
 
     impl rt::OwnedStruct for ControlledShutdownRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let broker_id = rt::read::i32(c, "broker_id")?;
+            let broker_epoch = if v >= 2 {
+                rt::read::i64(c, "broker_epoch")?
+            } else {
+                -1_i64
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 2 {

@@ -423,6 +423,23 @@ pub mod owned {
     impl rt::Sealed for ControlledShutdownResponse {}
 
     impl rt::OwnedStruct for ControlledShutdownResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let remaining_partitions =
+                rt::owned::read_array::<RemainingPartition, _>(c, v >= 3, v, "remaining_partitions")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                remaining_partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
@@ -483,6 +500,25 @@ pub mod owned {
     impl rt::Sealed for RemainingPartition {}
 
     impl rt::OwnedStruct for RemainingPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?);
+            let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "remaining_partitions[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

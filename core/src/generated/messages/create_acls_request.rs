@@ -549,6 +549,20 @@ pub mod owned {
     impl rt::Sealed for CreateAclsRequest {}
 
     impl rt::OwnedStruct for CreateAclsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let creations = rt::owned::read_array::<AclCreation, _>(c, v >= 2, v, "creations")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                creations,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.creations, v >= 2, v, "creations")?;
@@ -628,6 +642,44 @@ pub mod owned {
     impl rt::Sealed for AclCreation {}
 
     impl rt::OwnedStruct for AclCreation {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resource_type = rt::read::i8(c, "creations[].resource_type")?;
+            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 2, "creations[].resource_name")?);
+            let resource_pattern_type = if v >= 1 {
+                rt::read::i8(c, "creations[].resource_pattern_type")?
+            } else {
+                3_i8
+            };
+            let principal = rt::CompactString::from(rt::read::str(c, v >= 2, "creations[].principal")?);
+            let host = rt::CompactString::from(rt::read::str(c, v >= 2, "creations[].host")?);
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i8(c, "creations[].operation")?;
+                    rt::read::i8(c, "creations[].permission_type")?;
+                    return Err(rt::read::short(c, "creations[].operation"));
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "creations[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                resource_type,
+                resource_name,
+                resource_pattern_type,
+                principal,
+                host,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

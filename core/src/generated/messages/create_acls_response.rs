@@ -404,6 +404,22 @@ pub mod owned {
     impl rt::Sealed for CreateAclsResponse {}
 
     impl rt::OwnedStruct for CreateAclsResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let results = rt::owned::read_array::<AclCreationResult, _>(c, v >= 2, v, "results")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
@@ -464,6 +480,23 @@ pub mod owned {
     impl rt::Sealed for AclCreationResult {}
 
     impl rt::OwnedStruct for AclCreationResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, v >= 2, true, "results[].error_message")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

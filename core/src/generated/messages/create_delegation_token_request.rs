@@ -499,6 +499,34 @@ pub mod owned {
     impl rt::Sealed for CreateDelegationTokenRequest {}
 
     impl rt::OwnedStruct for CreateDelegationTokenRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let owner_principal_type = if v >= 3 {
+                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let owner_principal_name = if v >= 3 {
+                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_name")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let renewers = rt::owned::read_array::<CreatableRenewers, _>(c, v >= 2, v, "renewers")?;
+            let max_lifetime_ms = rt::read::i64(c, "max_lifetime_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                owner_principal_type,
+                owner_principal_name,
+                renewers,
+                max_lifetime_ms,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 3 {
@@ -610,6 +638,22 @@ pub mod owned {
     impl rt::Sealed for CreatableRenewers {}
 
     impl rt::OwnedStruct for CreatableRenewers {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let principal_type = rt::CompactString::from(rt::read::str(c, v >= 2, "renewers[].principal_type")?);
+            let principal_name = rt::CompactString::from(rt::read::str(c, v >= 2, "renewers[].principal_name")?);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "renewers[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                principal_type,
+                principal_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

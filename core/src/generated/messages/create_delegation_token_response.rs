@@ -550,6 +550,57 @@ pub mod owned {
     impl rt::Sealed for CreateDelegationTokenResponse {}
 
     impl rt::OwnedStruct for CreateDelegationTokenResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let principal_type = rt::CompactString::from(rt::read::str(c, v >= 2, "principal_type")?);
+            let principal_name = rt::CompactString::from(rt::read::str(c, v >= 2, "principal_name")?);
+            let token_requester_principal_type = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 2, "token_requester_principal_type")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let token_requester_principal_name = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 2, "token_requester_principal_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "issue_timestamp_ms")?;
+                    rt::read::i64(c, "expiry_timestamp_ms")?;
+                    rt::read::i64(c, "max_timestamp_ms")?;
+                    return Err(rt::read::short(c, "issue_timestamp_ms"));
+                }
+            };
+            let issue_timestamp_ms = rt::read::i64_at::<24, 0>(&r);
+            let expiry_timestamp_ms = rt::read::i64_at::<24, 8>(&r);
+            let max_timestamp_ms = rt::read::i64_at::<24, 16>(&r);
+            let token_id = rt::CompactString::from(rt::read::str(c, v >= 2, "token_id")?);
+            let hmac = rt::read::bytes(c, v >= 2, "hmac")?.to_vec();
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                principal_type,
+                principal_name,
+                token_requester_principal_type,
+                token_requester_principal_name,
+                issue_timestamp_ms,
+                expiry_timestamp_ms,
+                max_timestamp_ms,
+                token_id,
+                hmac,
+                throttle_time_ms,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 30;
             n += rt::write::str_size(&self.principal_type, v >= 2, "principal_type")?;

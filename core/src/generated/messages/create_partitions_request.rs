@@ -624,6 +624,31 @@ pub mod owned {
     impl rt::Sealed for CreatePartitionsRequest {}
 
     impl rt::OwnedStruct for CreatePartitionsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = rt::owned::read_array::<CreatePartitionsTopic, _>(c, v >= 2, v, "topics")?;
+            let r: [u8; 5] = match rt::read::run::<5>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "timeout_ms")?;
+                    rt::read::bool(c, "validate_only")?;
+                    return Err(rt::read::short(c, "timeout_ms"));
+                }
+            };
+            let timeout_ms = rt::read::i32_at::<5, 0>(&r);
+            let validate_only = rt::read::canon_bool(c, rt::read::u8_at::<5, 4>(&r));
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topics,
+                timeout_ms,
+                validate_only,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 5;
             n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
@@ -699,6 +724,25 @@ pub mod owned {
     impl rt::Sealed for CreatePartitionsTopic {}
 
     impl rt::OwnedStruct for CreatePartitionsTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 2, "topics[].name")?);
+            let count = rt::read::i32(c, "topics[].count")?;
+            let assignments =
+                rt::owned::read_opt_array::<CreatePartitionsAssignment, _>(c, v >= 2, true, v, "topics[].assignments")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                count,
+                assignments,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -760,6 +804,23 @@ pub mod owned {
     impl rt::Sealed for CreatePartitionsAssignment {}
 
     impl rt::OwnedStruct for CreatePartitionsAssignment {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let broker_ids = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "topics[].assignments[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                broker_ids,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

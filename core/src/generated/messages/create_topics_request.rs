@@ -921,6 +921,27 @@ pub mod owned {
     impl rt::Sealed for CreateTopicsRequest {}
 
     impl rt::OwnedStruct for CreateTopicsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = rt::owned::read_array::<CreatableTopic, _>(c, v >= 5, v, "topics")?;
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let validate_only = if v >= 1 {
+                rt::read::bool(c, "validate_only")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 5 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topics,
+                timeout_ms,
+                validate_only,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
@@ -1012,6 +1033,37 @@ pub mod owned {
     impl rt::Sealed for CreatableTopic {}
 
     impl rt::OwnedStruct for CreatableTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 5, "topics[].name")?);
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].num_partitions")?;
+                    rt::read::i16(c, "topics[].replication_factor")?;
+                    return Err(rt::read::short(c, "topics[].num_partitions"));
+                }
+            };
+            let num_partitions = rt::read::i32_at::<6, 0>(&r);
+            let replication_factor = rt::read::i16_at::<6, 4>(&r);
+            let assignments =
+                rt::owned::read_array::<CreatableReplicaAssignment, _>(c, v >= 5, v, "topics[].assignments")?;
+            let configs = rt::owned::read_array::<CreatableTopicConfig, _>(c, v >= 5, v, "topics[].configs")?;
+            let unknown_tagged_fields = if v >= 5 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                num_partitions,
+                replication_factor,
+                assignments,
+                configs,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1082,6 +1134,25 @@ pub mod owned {
     impl rt::Sealed for CreatableReplicaAssignment {}
 
     impl rt::OwnedStruct for CreatableReplicaAssignment {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
+            let broker_ids = rt::owned::read_array::<i32, _>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
+            let unknown_tagged_fields = if v >= 5 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "topics[].assignments[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                broker_ids,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1148,6 +1219,22 @@ pub mod owned {
     impl rt::Sealed for CreatableTopicConfig {}
 
     impl rt::OwnedStruct for CreatableTopicConfig {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 5, "topics[].configs[].name")?);
+            let value = rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 5 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].configs[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                value,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

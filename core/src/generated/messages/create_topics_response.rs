@@ -1047,6 +1047,25 @@ pub mod owned {
     impl rt::Sealed for CreateTopicsResponse {}
 
     impl rt::OwnedStruct for CreateTopicsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 2 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let topics = rt::owned::read_array::<CreatableTopicResult, _>(c, v >= 5, v, "topics")?;
+            let unknown_tagged_fields = if v >= 5 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -1136,6 +1155,79 @@ pub mod owned {
     impl rt::Sealed for CreatableTopicResult {}
 
     impl rt::OwnedStruct for CreatableTopicResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 5, "topics[].name")?);
+            let topic_id = if v >= 7 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let error_code = rt::read::i16(c, "topics[].error_code")?;
+            let error_message = if v >= 1 {
+                rt::read::opt_str(c, v >= 5, v >= 1, "topics[].error_message")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let num_partitions;
+            let replication_factor;
+            if v >= 5 {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "topics[].num_partitions")?;
+                        rt::read::i16(c, "topics[].replication_factor")?;
+                        return Err(rt::read::short(c, "topics[].num_partitions"));
+                    }
+                };
+                num_partitions = rt::read::i32_at::<6, 0>(&r);
+                replication_factor = rt::read::i16_at::<6, 4>(&r);
+            } else {
+                num_partitions = -1_i32;
+                replication_factor = -1_i16;
+            }
+            let configs = if v >= 5 {
+                rt::owned::read_opt_array::<CreatableTopicConfigs, _>(c, v >= 5, v >= 5, v, "topics[].configs")?
+            } else {
+                Some(Vec::new())
+            };
+            let mut topic_config_error_code_tag: i16 = 0_i16;
+            let unknown_tagged_fields = if v >= 5 {
+                let (n, section) = rt::read::tag_section(c, "topics[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            topic_config_error_code_tag = rt::read::i16(c, "topics[].topic_config_error_code")?;
+                            rt::read::check_tag_size(c, before, size, tag, "topics[].topic_config_error_code")?;
+                            rt::read::tag_at_default(c, topic_config_error_code_tag == 0_i16);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "topics[]._tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                error_code,
+                error_message,
+                topic_config_error_code: topic_config_error_code_tag,
+                num_partitions,
+                replication_factor,
+                configs,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1258,6 +1350,54 @@ pub mod owned {
     impl rt::Sealed for CreatableTopicConfigs {}
 
     impl rt::OwnedStruct for CreatableTopicConfigs {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v >= 5 {
+                rt::CompactString::from(rt::read::str(c, v >= 5, "topics[].configs[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let value = if v >= 5 {
+                rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let read_only;
+            let config_source;
+            let is_sensitive;
+            if v >= 5 {
+                let r: [u8; 3] = match rt::read::run::<3>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::bool(c, "topics[].configs[].read_only")?;
+                        rt::read::i8(c, "topics[].configs[].config_source")?;
+                        rt::read::bool(c, "topics[].configs[].is_sensitive")?;
+                        return Err(rt::read::short(c, "topics[].configs[].read_only"));
+                    }
+                };
+                read_only = rt::read::canon_bool(c, rt::read::u8_at::<3, 0>(&r));
+                config_source = rt::read::i8_at::<3, 1>(&r);
+                is_sensitive = rt::read::canon_bool(c, rt::read::u8_at::<3, 2>(&r));
+            } else {
+                read_only = false;
+                config_source = -1_i8;
+                is_sensitive = false;
+            }
+            let unknown_tagged_fields = if v >= 5 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].configs[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                value,
+                read_only,
+                config_source,
+                is_sensitive,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

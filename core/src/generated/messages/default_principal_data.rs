@@ -232,6 +232,20 @@ pub mod owned {
     impl rt::Sealed for DefaultPrincipalData {}
 
     impl rt::OwnedStruct for DefaultPrincipalData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r#type = rt::CompactString::from(rt::read::str(c, true, "type")?);
+            let name = rt::CompactString::from(rt::read::str(c, true, "name")?);
+            let token_authenticated = rt::read::bool(c, "token_authenticated")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                r#type,
+                name,
+                token_authenticated,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::str_size(&self.r#type, true, "type")?;

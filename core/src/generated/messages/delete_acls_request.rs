@@ -559,6 +559,20 @@ pub mod owned {
     impl rt::Sealed for DeleteAclsRequest {}
 
     impl rt::OwnedStruct for DeleteAclsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let filters = rt::owned::read_array::<DeleteAclsFilter, _>(c, v >= 2, v, "filters")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                filters,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.filters, v >= 2, v, "filters")?;
@@ -638,6 +652,46 @@ pub mod owned {
     impl rt::Sealed for DeleteAclsFilter {}
 
     impl rt::OwnedStruct for DeleteAclsFilter {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
+            let resource_name_filter =
+                rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?.map(rt::CompactString::from);
+            let pattern_type_filter = if v >= 1 {
+                rt::read::i8(c, "filters[].pattern_type_filter")?
+            } else {
+                3_i8
+            };
+            let principal_filter =
+                rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?.map(rt::CompactString::from);
+            let host_filter = rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?.map(rt::CompactString::from);
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i8(c, "filters[].operation")?;
+                    rt::read::i8(c, "filters[].permission_type")?;
+                    return Err(rt::read::short(c, "filters[].operation"));
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "filters[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                resource_type_filter,
+                resource_name_filter,
+                pattern_type_filter,
+                principal_filter,
+                host_filter,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -895,6 +895,21 @@ pub mod owned {
     impl rt::Sealed for DeleteAclsResponse {}
 
     impl rt::OwnedStruct for DeleteAclsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let filter_results = rt::owned::read_array::<DeleteAclsFilterResult, _>(c, v >= 2, v, "filter_results")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                filter_results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.filter_results, v >= 2, v, "filter_results")?;
@@ -959,6 +974,26 @@ pub mod owned {
     impl rt::Sealed for DeleteAclsFilterResult {}
 
     impl rt::OwnedStruct for DeleteAclsFilterResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "filter_results[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?.map(rt::CompactString::from);
+            let matching_acls =
+                rt::owned::read_array::<DeleteAclsMatchingAcl, _>(c, v >= 2, v, "filter_results[].matching_acls")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "filter_results[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                matching_acls,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1062,6 +1097,57 @@ pub mod owned {
     impl rt::Sealed for DeleteAclsMatchingAcl {}
 
     impl rt::OwnedStruct for DeleteAclsMatchingAcl {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
+            let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?
+                .map(rt::CompactString::from);
+            let resource_type = rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?;
+            let resource_name = rt::CompactString::from(rt::read::str(
+                c,
+                v >= 2,
+                "filter_results[].matching_acls[].resource_name",
+            )?);
+            let pattern_type = if v >= 1 {
+                rt::read::i8(c, "filter_results[].matching_acls[].pattern_type")?
+            } else {
+                3_i8
+            };
+            let principal =
+                rt::CompactString::from(rt::read::str(c, v >= 2, "filter_results[].matching_acls[].principal")?);
+            let host = rt::CompactString::from(rt::read::str(c, v >= 2, "filter_results[].matching_acls[].host")?);
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i8(c, "filter_results[].matching_acls[].operation")?;
+                    rt::read::i8(c, "filter_results[].matching_acls[].permission_type")?;
+                    return Err(rt::read::short(c, "filter_results[].matching_acls[].operation"));
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "filter_results[].matching_acls[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                resource_type,
+                resource_name,
+                pattern_type,
+                principal,
+                host,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -196,6 +196,20 @@ pub mod owned {
     impl rt::Sealed for DeleteGroupsRequest {}
 
     impl rt::OwnedStruct for DeleteGroupsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let groups_names = rt::owned::read_array::<rt::CompactString, _>(c, v >= 2, v, "groups_names")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                groups_names,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.groups_names, v >= 2, v, "groups_names")?;

@@ -602,6 +602,21 @@ pub mod owned {
     impl rt::Sealed for DeleteRecordsRequest {}
 
     impl rt::OwnedStruct for DeleteRecordsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = rt::owned::read_array::<DeleteRecordsTopic, _>(c, v >= 2, v, "topics")?;
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topics,
+                timeout_ms,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
@@ -669,6 +684,22 @@ pub mod owned {
     impl rt::Sealed for DeleteRecordsTopic {}
 
     impl rt::OwnedStruct for DeleteRecordsTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 2, "topics[].name")?);
+            let partitions = rt::owned::read_array::<DeleteRecordsPartition, _>(c, v >= 2, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -733,6 +764,30 @@ pub mod owned {
     impl rt::Sealed for DeleteRecordsPartition {}
 
     impl rt::OwnedStruct for DeleteRecordsPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i64(c, "topics[].partitions[].offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<12, 0>(&r);
+            let offset = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                offset,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

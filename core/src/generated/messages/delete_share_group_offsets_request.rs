@@ -352,6 +352,18 @@ pub mod owned {
     impl rt::Sealed for DeleteShareGroupOffsetsRequest {}
 
     impl rt::OwnedStruct for DeleteShareGroupOffsetsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+            let topics = rt::owned::read_array::<DeleteShareGroupOffsetsRequestTopic, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                group_id,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
@@ -401,6 +413,17 @@ pub mod owned {
     impl rt::Sealed for DeleteShareGroupOffsetsRequestTopic {}
 
     impl rt::OwnedStruct for DeleteShareGroupOffsetsRequestTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

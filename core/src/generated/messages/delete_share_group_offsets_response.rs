@@ -507,6 +507,30 @@ pub mod owned {
     impl rt::Sealed for DeleteShareGroupOffsetsResponse {}
 
     impl rt::OwnedStruct for DeleteShareGroupOffsetsResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let responses = rt::owned::read_array::<DeleteShareGroupOffsetsResponseTopic, _>(c, true, v, "responses")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                responses,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -572,6 +596,32 @@ pub mod owned {
     impl rt::Sealed for DeleteShareGroupOffsetsResponseTopic {}
 
     impl rt::OwnedStruct for DeleteShareGroupOffsetsResponseTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "responses[].topic_name")?);
+            let r: [u8; 18] = match rt::read::run::<18>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "responses[].topic_id")?;
+                    rt::read::i16(c, "responses[].error_code")?;
+                    return Err(rt::read::short(c, "responses[].topic_id"));
+                }
+            };
+            let topic_id = rt::read::uuid_at::<18, 0>(&r);
+            let error_code = rt::read::i16_at::<18, 16>(&r);
+            let error_message =
+                rt::read::opt_str(c, true, true, "responses[].error_message")?.map(rt::CompactString::from);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                topic_id,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -550,6 +550,15 @@ pub mod owned {
     impl rt::Sealed for DeleteShareGroupStateResponse {}
 
     impl rt::OwnedStruct for DeleteShareGroupStateResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let results = rt::owned::read_array::<DeleteStateResult, _>(c, true, v, "results")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
@@ -601,6 +610,19 @@ pub mod owned {
     impl rt::Sealed for DeleteStateResult {}
 
     impl rt::OwnedStruct for DeleteStateResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "results[].topic_id")?;
+            let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -660,6 +682,32 @@ pub mod owned {
     impl rt::Sealed for PartitionResult {}
 
     impl rt::OwnedStruct for PartitionResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "results[].partitions[].partition")?;
+                    rt::read::i16(c, "results[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "results[].partitions[].partition"));
+                }
+            };
+            let partition = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message =
+                rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "results[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

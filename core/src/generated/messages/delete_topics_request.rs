@@ -502,6 +502,32 @@ pub mod owned {
     impl rt::Sealed for DeleteTopicsRequest {}
 
     impl rt::OwnedStruct for DeleteTopicsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = if v >= 6 {
+                rt::owned::read_array::<DeleteTopicState, _>(c, v >= 4, v, "topics")?
+            } else {
+                Vec::new()
+            };
+            let topic_names = if v <= 5 {
+                rt::owned::read_array::<rt::CompactString, _>(c, v >= 4, v, "topic_names")?
+            } else {
+                Vec::new()
+            };
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topics,
+                topic_names,
+                timeout_ms,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 6 {
@@ -585,6 +611,30 @@ pub mod owned {
     impl rt::Sealed for DeleteTopicState {}
 
     impl rt::OwnedStruct for DeleteTopicState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v >= 6 {
+                rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let topic_id = if v >= 6 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

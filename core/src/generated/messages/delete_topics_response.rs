@@ -497,6 +497,26 @@ pub mod owned {
     impl rt::Sealed for DeleteTopicsResponse {}
 
     impl rt::OwnedStruct for DeleteTopicsResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let responses = rt::owned::read_array::<DeletableTopicResult, _>(c, v >= 4, v, "responses")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                responses,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -570,6 +590,34 @@ pub mod owned {
     impl rt::Sealed for DeletableTopicResult {}
 
     impl rt::OwnedStruct for DeletableTopicResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?.map(rt::CompactString::from);
+            let topic_id = if v >= 6 {
+                rt::read::uuid(c, "responses[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let error_code = rt::read::i16(c, "responses[].error_code")?;
+            let error_message = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -397,6 +397,45 @@ pub mod owned {
     impl rt::Sealed for DescribeAclsRequest {}
 
     impl rt::OwnedStruct for DescribeAclsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resource_type_filter = rt::read::i8(c, "resource_type_filter")?;
+            let resource_name_filter =
+                rt::read::opt_str(c, v >= 2, true, "resource_name_filter")?.map(rt::CompactString::from);
+            let pattern_type_filter = if v >= 1 {
+                rt::read::i8(c, "pattern_type_filter")?
+            } else {
+                3_i8
+            };
+            let principal_filter = rt::read::opt_str(c, v >= 2, true, "principal_filter")?.map(rt::CompactString::from);
+            let host_filter = rt::read::opt_str(c, v >= 2, true, "host_filter")?.map(rt::CompactString::from);
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i8(c, "operation")?;
+                    rt::read::i8(c, "permission_type")?;
+                    return Err(rt::read::short(c, "operation"));
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                resource_type_filter,
+                resource_name_filter,
+                pattern_type_filter,
+                principal_filter,
+                host_filter,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 3;
             n += rt::write::opt_str_size(

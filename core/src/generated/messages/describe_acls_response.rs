@@ -794,6 +794,33 @@ pub mod owned {
     impl rt::Sealed for DescribeAclsResponse {}
 
     impl rt::OwnedStruct for DescribeAclsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?.map(rt::CompactString::from);
+            let resources = rt::owned::read_array::<DescribeAclsResource, _>(c, v >= 2, v, "resources")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                resources,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
@@ -867,6 +894,30 @@ pub mod owned {
     impl rt::Sealed for DescribeAclsResource {}
 
     impl rt::OwnedStruct for DescribeAclsResource {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resource_type = rt::read::i8(c, "resources[].resource_type")?;
+            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 2, "resources[].resource_name")?);
+            let pattern_type = if v >= 1 {
+                rt::read::i8(c, "resources[].pattern_type")?
+            } else {
+                3_i8
+            };
+            let acls = rt::owned::read_array::<AclDescription, _>(c, v >= 2, v, "resources[].acls")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                resource_type,
+                resource_name,
+                pattern_type,
+                acls,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -952,6 +1003,34 @@ pub mod owned {
     impl rt::Sealed for AclDescription {}
 
     impl rt::OwnedStruct for AclDescription {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let principal = rt::CompactString::from(rt::read::str(c, v >= 2, "resources[].acls[].principal")?);
+            let host = rt::CompactString::from(rt::read::str(c, v >= 2, "resources[].acls[].host")?);
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i8(c, "resources[].acls[].operation")?;
+                    rt::read::i8(c, "resources[].acls[].permission_type")?;
+                    return Err(rt::read::short(c, "resources[].acls[].operation"));
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "resources[].acls[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                principal,
+                host,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

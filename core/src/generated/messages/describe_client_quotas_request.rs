@@ -438,6 +438,22 @@ pub mod owned {
     impl rt::Sealed for DescribeClientQuotasRequest {}
 
     impl rt::OwnedStruct for DescribeClientQuotasRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let components = rt::owned::read_array::<ComponentData, _>(c, v >= 1, v, "components")?;
+            let strict = rt::read::bool(c, "strict")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                components,
+                strict,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.components, v >= 1, v, "components")?;
@@ -509,6 +525,24 @@ pub mod owned {
     impl rt::Sealed for ComponentData {}
 
     impl rt::OwnedStruct for ComponentData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let entity_type = rt::CompactString::from(rt::read::str(c, v >= 1, "components[].entity_type")?);
+            let match_type = rt::read::i8(c, "components[].match_type")?;
+            let r#match = rt::read::opt_str(c, v >= 1, true, "components[].match")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "components[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                entity_type,
+                match_type,
+                r#match,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

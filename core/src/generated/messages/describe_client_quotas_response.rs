@@ -826,6 +826,33 @@ pub mod owned {
     impl rt::Sealed for DescribeClientQuotasResponse {}
 
     impl rt::OwnedStruct for DescribeClientQuotasResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, v >= 1, true, "error_message")?.map(rt::CompactString::from);
+            let entries = rt::owned::read_opt_array::<EntryData, _>(c, v >= 1, true, v, "entries")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                entries,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "error_message")?;
@@ -891,6 +918,22 @@ pub mod owned {
     impl rt::Sealed for EntryData {}
 
     impl rt::OwnedStruct for EntryData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let entity = rt::owned::read_array::<EntityData, _>(c, v >= 1, v, "entries[].entity")?;
+            let values = rt::owned::read_array::<ValueData, _>(c, v >= 1, v, "entries[].values")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                entity,
+                values,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -955,6 +998,23 @@ pub mod owned {
     impl rt::Sealed for EntityData {}
 
     impl rt::OwnedStruct for EntityData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let entity_type = rt::CompactString::from(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?);
+            let entity_name =
+                rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[].entity[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                entity_type,
+                entity_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1029,6 +1089,22 @@ pub mod owned {
     impl rt::Sealed for ValueData {}
 
     impl rt::OwnedStruct for ValueData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let key = rt::CompactString::from(rt::read::str(c, v >= 1, "entries[].values[].key")?);
+            let value = rt::read::f64(c, "entries[].values[].value")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entries[].values[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

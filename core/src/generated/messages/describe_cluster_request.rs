@@ -279,6 +279,28 @@ pub mod owned {
     impl rt::Sealed for DescribeClusterRequest {}
 
     impl rt::OwnedStruct for DescribeClusterRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let include_cluster_authorized_operations = rt::read::bool(c, "include_cluster_authorized_operations")?;
+            let endpoint_type = if v >= 1 {
+                rt::read::i8(c, "endpoint_type")?
+            } else {
+                1_i8
+            };
+            let include_fenced_brokers = if v >= 2 {
+                rt::read::bool(c, "include_fenced_brokers")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                include_cluster_authorized_operations,
+                endpoint_type,
+                include_fenced_brokers,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             if v >= 1 {

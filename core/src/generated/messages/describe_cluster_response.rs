@@ -660,6 +660,42 @@ pub mod owned {
     impl rt::Sealed for DescribeClusterResponse {}
 
     impl rt::OwnedStruct for DescribeClusterResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let endpoint_type = if v >= 1 {
+                rt::read::i8(c, "endpoint_type")?
+            } else {
+                1_i8
+            };
+            let cluster_id = rt::CompactString::from(rt::read::str(c, true, "cluster_id")?);
+            let controller_id = rt::read::i32(c, "controller_id")?;
+            let brokers = rt::owned::read_array::<DescribeClusterBroker, _>(c, true, v, "brokers")?;
+            let cluster_authorized_operations = rt::read::i32(c, "cluster_authorized_operations")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                endpoint_type,
+                cluster_id,
+                controller_id,
+                brokers,
+                cluster_authorized_operations,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -752,6 +788,29 @@ pub mod owned {
     impl rt::Sealed for DescribeClusterBroker {}
 
     impl rt::OwnedStruct for DescribeClusterBroker {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
+            let host = rt::CompactString::from(rt::read::str(c, true, "brokers[].host")?);
+            let port = rt::read::i32(c, "brokers[].port")?;
+            let rack = rt::read::opt_str(c, true, true, "brokers[].rack")?.map(rt::CompactString::from);
+            let is_fenced = if v >= 2 {
+                rt::read::bool(c, "brokers[].is_fenced")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "brokers[]._tagged_fields")?);
+            Ok(Self {
+                broker_id,
+                host,
+                port,
+                rack,
+                is_fenced,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -508,6 +508,32 @@ pub mod owned {
     impl rt::Sealed for DescribeConfigsRequest {}
 
     impl rt::OwnedStruct for DescribeConfigsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resources = rt::owned::read_array::<DescribeConfigsResource, _>(c, v >= 4, v, "resources")?;
+            let include_synonyms = if v >= 1 {
+                rt::read::bool(c, "include_synonyms")?
+            } else {
+                false
+            };
+            let include_documentation = if v >= 3 {
+                rt::read::bool(c, "include_documentation")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                resources,
+                include_synonyms,
+                include_documentation,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.resources, v >= 4, v, "resources")?;
@@ -604,6 +630,30 @@ pub mod owned {
     impl rt::Sealed for DescribeConfigsResource {}
 
     impl rt::OwnedStruct for DescribeConfigsResource {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resource_type = rt::read::i8(c, "resources[].resource_type")?;
+            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 4, "resources[].resource_name")?);
+            let configuration_keys = rt::owned::read_opt_array::<rt::CompactString, _>(
+                c,
+                v >= 4,
+                true,
+                v,
+                "resources[].configuration_keys",
+            )?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                resource_type,
+                resource_name,
+                configuration_keys,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -1232,6 +1232,21 @@ pub mod owned {
     impl rt::Sealed for DescribeConfigsResponse {}
 
     impl rt::OwnedStruct for DescribeConfigsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let results = rt::owned::read_array::<DescribeConfigsResult, _>(c, v >= 4, v, "results")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.results, v >= 4, v, "results")?;
@@ -1304,6 +1319,28 @@ pub mod owned {
     impl rt::Sealed for DescribeConfigsResult {}
 
     impl rt::OwnedStruct for DescribeConfigsResult {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, v >= 4, true, "results[].error_message")?.map(rt::CompactString::from);
+            let resource_type = rt::read::i8(c, "results[].resource_type")?;
+            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 4, "results[].resource_name")?);
+            let configs = rt::owned::read_array::<DescribeConfigsResourceResult, _>(c, v >= 4, v, "results[].configs")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                resource_type,
+                resource_name,
+                configs,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1400,6 +1437,56 @@ pub mod owned {
     impl rt::Sealed for DescribeConfigsResourceResult {}
 
     impl rt::OwnedStruct for DescribeConfigsResourceResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 4, "results[].configs[].name")?);
+            let value = rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?.map(rt::CompactString::from);
+            let read_only = rt::read::bool(c, "results[].configs[].read_only")?;
+            let is_default = if v <= 0 {
+                rt::read::bool(c, "results[].configs[].is_default")?
+            } else {
+                false
+            };
+            let config_source = if v >= 1 {
+                rt::read::i8(c, "results[].configs[].config_source")?
+            } else {
+                -1_i8
+            };
+            let is_sensitive = rt::read::bool(c, "results[].configs[].is_sensitive")?;
+            let synonyms = if v >= 1 {
+                rt::owned::read_array::<DescribeConfigsSynonym, _>(c, v >= 4, v, "results[].configs[].synonyms")?
+            } else {
+                Vec::new()
+            };
+            let config_type = if v >= 3 {
+                rt::read::i8(c, "results[].configs[].config_type")?
+            } else {
+                0_i8
+            };
+            let documentation = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[].configs[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                value,
+                read_only,
+                is_default,
+                config_source,
+                is_sensitive,
+                synonyms,
+                config_type,
+                documentation,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1516,6 +1603,40 @@ pub mod owned {
     impl rt::Sealed for DescribeConfigsSynonym {}
 
     impl rt::OwnedStruct for DescribeConfigsSynonym {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let value = if v >= 1 {
+                rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?
+                    .map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let source = if v >= 1 {
+                rt::read::i8(c, "results[].configs[].synonyms[].source")?
+            } else {
+                0_i8
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "results[].configs[].synonyms[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                value,
+                source,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -372,6 +372,20 @@ pub mod owned {
     impl rt::Sealed for DescribeDelegationTokenRequest {}
 
     impl rt::OwnedStruct for DescribeDelegationTokenRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let owners = rt::owned::read_opt_array::<DescribeDelegationTokenOwner, _>(c, v >= 2, true, v, "owners")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                owners,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::opt_vec_size(self.owners.as_deref(), v >= 2, true, v, "owners")?;
@@ -431,6 +445,22 @@ pub mod owned {
     impl rt::Sealed for DescribeDelegationTokenOwner {}
 
     impl rt::OwnedStruct for DescribeDelegationTokenOwner {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let principal_type = rt::CompactString::from(rt::read::str(c, v >= 2, "owners[].principal_type")?);
+            let principal_name = rt::CompactString::from(rt::read::str(c, v >= 2, "owners[].principal_name")?);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "owners[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                principal_type,
+                principal_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -907,6 +907,23 @@ pub mod owned {
     impl rt::Sealed for DescribeDelegationTokenResponse {}
 
     impl rt::OwnedStruct for DescribeDelegationTokenResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let tokens = rt::owned::read_array::<DescribedDelegationToken, _>(c, v >= 2, v, "tokens")?;
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                tokens,
+                throttle_time_ms,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.tokens, v >= 2, v, "tokens")?;
@@ -1007,6 +1024,56 @@ pub mod owned {
     impl rt::Sealed for DescribedDelegationToken {}
 
     impl rt::OwnedStruct for DescribedDelegationToken {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let principal_type = rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].principal_type")?);
+            let principal_name = rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].principal_name")?);
+            let token_requester_principal_type = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let token_requester_principal_name = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "tokens[].issue_timestamp")?;
+                    rt::read::i64(c, "tokens[].expiry_timestamp")?;
+                    rt::read::i64(c, "tokens[].max_timestamp")?;
+                    return Err(rt::read::short(c, "tokens[].issue_timestamp"));
+                }
+            };
+            let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
+            let expiry_timestamp = rt::read::i64_at::<24, 8>(&r);
+            let max_timestamp = rt::read::i64_at::<24, 16>(&r);
+            let token_id = rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].token_id")?);
+            let hmac = rt::read::bytes(c, v >= 2, "tokens[].hmac")?.to_vec();
+            let renewers =
+                rt::owned::read_array::<DescribedDelegationTokenRenewer, _>(c, v >= 2, v, "tokens[].renewers")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "tokens[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                principal_type,
+                principal_name,
+                token_requester_principal_type,
+                token_requester_principal_name,
+                issue_timestamp,
+                expiry_timestamp,
+                max_timestamp,
+                token_id,
+                hmac,
+                renewers,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1122,6 +1189,24 @@ pub mod owned {
     impl rt::Sealed for DescribedDelegationTokenRenewer {}
 
     impl rt::OwnedStruct for DescribedDelegationTokenRenewer {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let principal_type =
+                rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?);
+            let principal_name =
+                rt::CompactString::from(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "tokens[].renewers[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                principal_type,
+                principal_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

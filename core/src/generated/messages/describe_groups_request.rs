@@ -246,6 +246,26 @@ pub mod owned {
     impl rt::Sealed for DescribeGroupsRequest {}
 
     impl rt::OwnedStruct for DescribeGroupsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let groups = rt::owned::read_array::<rt::CompactString, _>(c, v >= 5, v, "groups")?;
+            let include_authorized_operations = if v >= 3 {
+                rt::read::bool(c, "include_authorized_operations")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 5 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                groups,
+                include_authorized_operations,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;

@@ -952,6 +952,25 @@ pub mod owned {
     impl rt::Sealed for DescribeGroupsResponse {}
 
     impl rt::OwnedStruct for DescribeGroupsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let groups = rt::owned::read_array::<DescribedGroup, _>(c, v >= 5, v, "groups")?;
+            let unknown_tagged_fields = if v >= 5 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                groups,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -1041,6 +1060,42 @@ pub mod owned {
     impl rt::Sealed for DescribedGroup {}
 
     impl rt::OwnedStruct for DescribedGroup {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "groups[].error_code")?;
+            let error_message = if v >= 6 {
+                rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let group_id = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].group_id")?);
+            let group_state = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].group_state")?);
+            let protocol_type = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].protocol_type")?);
+            let protocol_data = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].protocol_data")?);
+            let members = rt::owned::read_array::<DescribedGroupMember, _>(c, v >= 5, v, "groups[].members")?;
+            let authorized_operations = if v >= 3 {
+                rt::read::i32(c, "groups[].authorized_operations")?
+            } else {
+                -2147483648_i32
+            };
+            let unknown_tagged_fields = if v >= 5 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                group_id,
+                group_state,
+                protocol_type,
+                protocol_data,
+                members,
+                authorized_operations,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1159,6 +1214,35 @@ pub mod owned {
     impl rt::Sealed for DescribedGroupMember {}
 
     impl rt::OwnedStruct for DescribedGroupMember {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let member_id = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].members[].member_id")?);
+            let group_instance_id = if v >= 4 {
+                rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?
+                    .map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let client_id = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].members[].client_id")?);
+            let client_host = rt::CompactString::from(rt::read::str(c, v >= 5, "groups[].members[].client_host")?);
+            let member_metadata = rt::read::bytes(c, v >= 5, "groups[].members[].member_metadata")?.to_vec();
+            let member_assignment = rt::read::bytes(c, v >= 5, "groups[].members[].member_assignment")?.to_vec();
+            let unknown_tagged_fields = if v >= 5 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                member_id,
+                group_instance_id,
+                client_id,
+                client_host,
+                member_metadata,
+                member_assignment,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -380,6 +380,20 @@ pub mod owned {
     impl rt::Sealed for DescribeLogDirsRequest {}
 
     impl rt::OwnedStruct for DescribeLogDirsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = rt::owned::read_opt_array::<DescribableLogDirTopic, _>(c, v >= 2, true, v, "topics")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 2, true, v, "topics")?;
@@ -439,6 +453,22 @@ pub mod owned {
     impl rt::Sealed for DescribableLogDirTopic {}
 
     impl rt::OwnedStruct for DescribableLogDirTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = rt::CompactString::from(rt::read::str(c, v >= 2, "topics[].topic")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -1033,6 +1033,23 @@ pub mod owned {
     impl rt::Sealed for DescribeLogDirsResponse {}
 
     impl rt::OwnedStruct for DescribeLogDirsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+            let results = rt::owned::read_array::<DescribeLogDirsResult, _>(c, v >= 2, v, "results")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 3 {
@@ -1115,6 +1132,48 @@ pub mod owned {
     impl rt::Sealed for DescribeLogDirsResult {}
 
     impl rt::OwnedStruct for DescribeLogDirsResult {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let log_dir = rt::CompactString::from(rt::read::str(c, v >= 2, "results[].log_dir")?);
+            let topics = rt::owned::read_array::<DescribeLogDirsTopic, _>(c, v >= 2, v, "results[].topics")?;
+            let total_bytes;
+            let usable_bytes;
+            if v >= 4 {
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "results[].total_bytes")?;
+                        rt::read::i64(c, "results[].usable_bytes")?;
+                        return Err(rt::read::short(c, "results[].total_bytes"));
+                    }
+                };
+                total_bytes = rt::read::i64_at::<16, 0>(&r);
+                usable_bytes = rt::read::i64_at::<16, 8>(&r);
+            } else {
+                total_bytes = -1_i64;
+                usable_bytes = -1_i64;
+            }
+            let is_cordoned = if v >= 5 {
+                rt::read::bool(c, "results[].is_cordoned")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                log_dir,
+                topics,
+                total_bytes,
+                usable_bytes,
+                is_cordoned,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1205,6 +1264,23 @@ pub mod owned {
     impl rt::Sealed for DescribeLogDirsTopic {}
 
     impl rt::OwnedStruct for DescribeLogDirsTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 2, "results[].topics[].name")?);
+            let partitions =
+                rt::owned::read_array::<DescribeLogDirsPartition, _>(c, v >= 2, v, "results[].topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[].topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1277,6 +1353,39 @@ pub mod owned {
     impl rt::Sealed for DescribeLogDirsPartition {}
 
     impl rt::OwnedStruct for DescribeLogDirsPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 21] = match rt::read::run::<21>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "results[].topics[].partitions[].partition_index")?;
+                    rt::read::i64(c, "results[].topics[].partitions[].partition_size")?;
+                    rt::read::i64(c, "results[].topics[].partitions[].offset_lag")?;
+                    rt::read::bool(c, "results[].topics[].partitions[].is_future_key")?;
+                    return Err(rt::read::short(c, "results[].topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<21, 0>(&r);
+            let partition_size = rt::read::i64_at::<21, 4>(&r);
+            let offset_lag = rt::read::i64_at::<21, 12>(&r);
+            let is_future_key = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "results[].topics[].partitions[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                partition_size,
+                offset_lag,
+                is_future_key,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

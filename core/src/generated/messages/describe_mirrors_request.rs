@@ -214,6 +214,18 @@ pub mod owned {
     impl rt::Sealed for DescribeMirrorsRequest {}
 
     impl rt::OwnedStruct for DescribeMirrorsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let mirror_names = rt::owned::read_opt_array::<rt::CompactString, _>(c, true, true, v, "mirror_names")?;
+            let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                mirror_names,
+                include_authorized_operations,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::owned::opt_vec_size(self.mirror_names.as_deref(), true, true, v, "mirror_names")?;

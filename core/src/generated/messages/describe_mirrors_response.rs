@@ -946,6 +946,29 @@ pub mod owned {
     impl rt::Sealed for DescribeMirrorsResponse {}
 
     impl rt::OwnedStruct for DescribeMirrorsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let mirrors = rt::owned::read_array::<DescribedMirror, _>(c, true, v, "mirrors")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                mirrors,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -1011,6 +1034,22 @@ pub mod owned {
     impl rt::Sealed for DescribedMirror {}
 
     impl rt::OwnedStruct for DescribedMirror {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "mirrors[].error_code")?;
+            let mirror_name = rt::CompactString::from(rt::read::str(c, true, "mirrors[].mirror_name")?);
+            let authorized_operations = rt::read::i32(c, "mirrors[].authorized_operations")?;
+            let topics = rt::owned::read_array::<TopicPartitions, _>(c, true, v, "mirrors[].topics")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "mirrors[]._tagged_fields")?);
+            Ok(Self {
+                error_code,
+                mirror_name,
+                authorized_operations,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1069,6 +1108,19 @@ pub mod owned {
     impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "mirrors[].topics[].topic_name")?);
+            let partitions = rt::owned::read_array::<PartitionDetail, _>(c, true, v, "mirrors[].topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "mirrors[].topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1141,6 +1193,39 @@ pub mod owned {
     impl rt::Sealed for PartitionDetail {}
 
     impl rt::OwnedStruct for PartitionDetail {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 28] = match rt::read::run::<28>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?;
+                    rt::read::i64(c, "mirrors[].topics[].partitions[].source_offset")?;
+                    rt::read::i64(c, "mirrors[].topics[].partitions[].destination_offset")?;
+                    rt::read::i64(c, "mirrors[].topics[].partitions[].lag")?;
+                    return Err(rt::read::short(c, "mirrors[].topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<28, 0>(&r);
+            let source_offset = rt::read::i64_at::<28, 4>(&r);
+            let destination_offset = rt::read::i64_at::<28, 12>(&r);
+            let lag = rt::read::i64_at::<28, 20>(&r);
+            let state = rt::CompactString::from(rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?);
+            let last_mirror_epoch = rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "mirrors[].topics[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition_index,
+                source_offset,
+                destination_offset,
+                lag,
+                state,
+                last_mirror_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -926,6 +926,17 @@ pub mod owned {
     impl rt::Sealed for DescribeProducersResponse {}
 
     impl rt::OwnedStruct for DescribeProducersResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let topics = rt::owned::read_array::<TopicResponse, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -978,6 +989,18 @@ pub mod owned {
     impl rt::Sealed for TopicResponse {}
 
     impl rt::OwnedStruct for TopicResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let partitions = rt::owned::read_array::<PartitionResponse, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1042,6 +1065,33 @@ pub mod owned {
     impl rt::Sealed for PartitionResponse {}
 
     impl rt::OwnedStruct for PartitionResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message =
+                rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?.map(rt::CompactString::from);
+            let active_producers =
+                rt::owned::read_array::<ProducerState, _>(c, true, v, "topics[].partitions[].active_producers")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                error_code,
+                error_message,
+                active_producers,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1139,6 +1189,44 @@ pub mod owned {
     impl rt::Sealed for ProducerState {}
 
     impl rt::OwnedStruct for ProducerState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 36] = match rt::read::run::<36>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].active_producers[].producer_id")?;
+                    rt::read::i32(c, "topics[].partitions[].active_producers[].producer_epoch")?;
+                    rt::read::i32(c, "topics[].partitions[].active_producers[].last_sequence")?;
+                    rt::read::i64(c, "topics[].partitions[].active_producers[].last_timestamp")?;
+                    rt::read::i32(c, "topics[].partitions[].active_producers[].coordinator_epoch")?;
+                    rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?;
+                    return Err(rt::read::short(
+                        c,
+                        "topics[].partitions[].active_producers[].producer_id",
+                    ));
+                }
+            };
+            let producer_id = rt::read::i64_at::<36, 0>(&r);
+            let producer_epoch = rt::read::i32_at::<36, 8>(&r);
+            let last_sequence = rt::read::i32_at::<36, 12>(&r);
+            let last_timestamp = rt::read::i64_at::<36, 16>(&r);
+            let coordinator_epoch = rt::read::i32_at::<36, 24>(&r);
+            let current_txn_start_offset = rt::read::i64_at::<36, 28>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topics[].partitions[].active_producers[]._tagged_fields",
+            )?);
+            Ok(Self {
+                producer_id,
+                producer_epoch,
+                last_sequence,
+                last_timestamp,
+                coordinator_epoch,
+                current_txn_start_offset,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -1750,6 +1750,29 @@ pub mod owned {
     impl rt::Sealed for DescribeQuorumResponse {}
 
     impl rt::OwnedStruct for DescribeQuorumResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let error_message = if v >= 2 {
+                rt::read::opt_str(c, true, v >= 2, "error_message")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
+            let nodes = if v >= 2 {
+                rt::owned::read_array::<Node, _>(c, true, v, "nodes")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                error_code,
+                error_message,
+                topics,
+                nodes,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 2 {
@@ -1820,6 +1843,18 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1876,6 +1911,27 @@ pub mod owned {
     impl rt::Sealed for Node {}
 
     impl rt::OwnedStruct for Node {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let node_id = if v >= 2 {
+                rt::read::i32(c, "nodes[].node_id")?
+            } else {
+                0_i32
+            };
+            let listeners = if v >= 2 {
+                rt::owned::read_array::<Listener, _>(c, true, v, "nodes[].listeners")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "nodes[]._tagged_fields")?);
+            Ok(Self {
+                node_id,
+                listeners,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1976,6 +2032,54 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = if v >= 2 {
+                rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                    rt::read::i64(c, "topics[].partitions[].high_watermark")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].leader_id"));
+                }
+            };
+            let leader_id = rt::read::i32_at::<16, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 4>(&r);
+            let high_watermark = rt::read::i64_at::<16, 8>(&r);
+            let current_voters =
+                rt::owned::read_array::<ReplicaState, _>(c, true, v, "topics[].partitions[].current_voters")?;
+            let observers = rt::owned::read_array::<ReplicaState, _>(c, true, v, "topics[].partitions[].observers")
+                .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITIONS_OBSERVERS.paths))?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                error_code,
+                error_message,
+                leader_id,
+                leader_epoch,
+                high_watermark,
+                current_voters,
+                observers,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2064,6 +2168,33 @@ pub mod owned {
     impl rt::Sealed for Listener {}
 
     impl rt::OwnedStruct for Listener {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v >= 2 {
+                rt::CompactString::from(rt::read::str(c, true, "nodes[].listeners[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let host = if v >= 2 {
+                rt::CompactString::from(rt::read::str(c, true, "nodes[].listeners[].host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let port = if v >= 2 {
+                rt::read::u16(c, "nodes[].listeners[].port")?
+            } else {
+                0_u16
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "nodes[].listeners[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2171,6 +2302,49 @@ pub mod owned {
     impl rt::Sealed for ReplicaState {}
 
     impl rt::OwnedStruct for ReplicaState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let replica_id = rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
+            let replica_directory_id = if v >= 2 {
+                rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let log_end_offset = rt::read::i64(c, "topics[].partitions[].current_voters[].log_end_offset")?;
+            let last_fetch_timestamp;
+            let last_caught_up_timestamp;
+            if v >= 1 {
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?;
+                        rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?;
+                        return Err(rt::read::short(
+                            c,
+                            "topics[].partitions[].current_voters[].last_fetch_timestamp",
+                        ));
+                    }
+                };
+                last_fetch_timestamp = rt::read::i64_at::<16, 0>(&r);
+                last_caught_up_timestamp = rt::read::i64_at::<16, 8>(&r);
+            } else {
+                last_fetch_timestamp = -1_i64;
+                last_caught_up_timestamp = -1_i64;
+            }
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topics[].partitions[].current_voters[]._tagged_fields",
+            )?);
+            Ok(Self {
+                replica_id,
+                replica_directory_id,
+                log_end_offset,
+                last_fetch_timestamp,
+                last_caught_up_timestamp,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

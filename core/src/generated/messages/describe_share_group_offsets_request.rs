@@ -521,6 +521,15 @@ pub mod owned {
     impl rt::Sealed for DescribeShareGroupOffsetsRequest {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let groups = rt::owned::read_array::<DescribeShareGroupOffsetsRequestGroup, _>(c, true, v, "groups")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                groups,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
@@ -572,6 +581,25 @@ pub mod owned {
     impl rt::Sealed for DescribeShareGroupOffsetsRequestGroup {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestGroup {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
+            let topics = rt::owned::read_opt_array::<DescribeShareGroupOffsetsRequestTopic, _>(
+                c,
+                true,
+                true,
+                v,
+                "groups[].topics",
+            )?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
+            Ok(Self {
+                group_id,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -628,6 +656,19 @@ pub mod owned {
     impl rt::Sealed for DescribeShareGroupOffsetsRequestTopic {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "groups[].topics[].topic_name")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "groups[].topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

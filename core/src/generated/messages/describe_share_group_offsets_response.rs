@@ -949,6 +949,17 @@ pub mod owned {
     impl rt::Sealed for DescribeShareGroupOffsetsResponse {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let groups = rt::owned::read_array::<DescribeShareGroupOffsetsResponseGroup, _>(c, true, v, "groups")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                groups,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
@@ -1009,6 +1020,24 @@ pub mod owned {
     impl rt::Sealed for DescribeShareGroupOffsetsResponseGroup {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseGroup {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
+            let topics =
+                rt::owned::read_array::<DescribeShareGroupOffsetsResponseTopic, _>(c, true, v, "groups[].topics")?;
+            let error_code = rt::read::i16(c, "groups[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
+            Ok(Self {
+                group_id,
+                topics,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1072,6 +1101,26 @@ pub mod owned {
     impl rt::Sealed for DescribeShareGroupOffsetsResponseTopic {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "groups[].topics[].topic_name")?);
+            let topic_id = rt::read::uuid(c, "groups[].topics[].topic_id")?;
+            let partitions = rt::owned::read_array::<DescribeShareGroupOffsetsResponsePartition, _>(
+                c,
+                true,
+                v,
+                "groups[].topics[].partitions",
+            )?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1145,6 +1194,43 @@ pub mod owned {
     impl rt::Sealed for DescribeShareGroupOffsetsResponsePartition {}
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponsePartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
+                    rt::read::i64(c, "groups[].topics[].partitions[].start_offset")?;
+                    rt::read::i32(c, "groups[].topics[].partitions[].leader_epoch")?;
+                    return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<16, 0>(&r);
+            let start_offset = rt::read::i64_at::<16, 4>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 12>(&r);
+            let lag = if v >= 1 {
+                rt::read::i64(c, "groups[].topics[].partitions[].lag")?
+            } else {
+                -1_i64
+            };
+            let error_code = rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
+            let error_message = rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?
+                .map(rt::CompactString::from);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].topics[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition_index,
+                start_offset,
+                leader_epoch,
+                lag,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -526,6 +526,20 @@ pub mod owned {
     impl rt::Sealed for DescribeTopicPartitionsRequest {}
 
     impl rt::OwnedStruct for DescribeTopicPartitionsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = rt::owned::read_array::<TopicRequest, _>(c, true, v, "topics")?;
+            let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
+            let cursor = rt::owned::read_opt_struct::<Cursor>(c, true, v, "cursor")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                topics,
+                response_partition_limit,
+                cursor,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -576,6 +590,17 @@ pub mod owned {
     impl rt::Sealed for TopicRequest {}
 
     impl rt::OwnedStruct for TopicRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -630,6 +655,19 @@ pub mod owned {
     impl rt::Sealed for Cursor {}
 
     impl rt::OwnedStruct for Cursor {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "cursor.topic_name")?);
+            let partition_index = rt::read::i32(c, "cursor.partition_index")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "cursor._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                partition_index,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -1127,6 +1127,19 @@ pub mod owned {
     impl rt::Sealed for DescribeTopicPartitionsResponse {}
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let topics = rt::owned::read_array::<DescribeTopicPartitionsResponseTopic, _>(c, true, v, "topics")?;
+            let next_cursor = rt::owned::read_opt_struct::<Cursor>(c, true, v, "next_cursor")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                next_cursor,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -1197,6 +1210,40 @@ pub mod owned {
     impl rt::Sealed for DescribeTopicPartitionsResponseTopic {}
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponseTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "topics[].error_code")?;
+            let name = rt::read::opt_str(c, true, true, "topics[].name")?.map(rt::CompactString::from);
+            let r: [u8; 17] = match rt::read::run::<17>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "topics[].topic_id")?;
+                    rt::read::bool(c, "topics[].is_internal")?;
+                    return Err(rt::read::short(c, "topics[].topic_id"));
+                }
+            };
+            let topic_id = rt::read::uuid_at::<17, 0>(&r);
+            let is_internal = rt::read::canon_bool(c, rt::read::u8_at::<17, 16>(&r));
+            let partitions = rt::owned::read_array::<DescribeTopicPartitionsResponsePartition, _>(
+                c,
+                true,
+                v,
+                "topics[].partitions",
+            )?;
+            let topic_authorized_operations = rt::read::i32(c, "topics[].topic_authorized_operations")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                error_code,
+                name,
+                topic_id,
+                is_internal,
+                partitions,
+                topic_authorized_operations,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1266,6 +1313,19 @@ pub mod owned {
     impl rt::Sealed for Cursor {}
 
     impl rt::OwnedStruct for Cursor {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "next_cursor.topic_name")?);
+            let partition_index = rt::read::i32(c, "next_cursor.partition_index")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "next_cursor._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                partition_index,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -1356,6 +1416,51 @@ pub mod owned {
     impl rt::Sealed for DescribeTopicPartitionsResponsePartition {}
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponsePartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                }
+            };
+            let error_code = rt::read::i16_at::<14, 0>(&r);
+            let partition_index = rt::read::i32_at::<14, 2>(&r);
+            let leader_id = rt::read::i32_at::<14, 6>(&r);
+            let leader_epoch = rt::read::i32_at::<14, 10>(&r);
+            let replica_nodes = rt::owned::read_array::<i32, _>(c, true, v, "topics[].partitions[].replica_nodes")?;
+            let isr_nodes = rt::owned::read_array::<i32, _>(c, true, v, "topics[].partitions[].isr_nodes")?;
+            let eligible_leader_replicas = rt::owned::read_opt_array::<i32, _>(
+                c,
+                true,
+                true,
+                v,
+                "topics[].partitions[].eligible_leader_replicas",
+            )?;
+            let last_known_elr =
+                rt::owned::read_opt_array::<i32, _>(c, true, true, v, "topics[].partitions[].last_known_elr")?;
+            let offline_replicas =
+                rt::owned::read_array::<i32, _>(c, true, v, "topics[].partitions[].offline_replicas")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                error_code,
+                partition_index,
+                leader_id,
+                leader_epoch,
+                replica_nodes,
+                isr_nodes,
+                eligible_leader_replicas,
+                last_known_elr,
+                offline_replicas,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

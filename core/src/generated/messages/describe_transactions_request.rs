@@ -182,6 +182,16 @@ pub mod owned {
     impl rt::Sealed for DescribeTransactionsRequest {}
 
     impl rt::OwnedStruct for DescribeTransactionsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let transactional_ids = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "transactional_ids")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                transactional_ids,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.transactional_ids, true, v, "transactional_ids")?;

@@ -743,6 +743,17 @@ pub mod owned {
     impl rt::Sealed for DescribeTransactionsResponse {}
 
     impl rt::OwnedStruct for DescribeTransactionsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let transaction_states = rt::owned::read_array::<TransactionState, _>(c, true, v, "transaction_states")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                transaction_states,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
@@ -819,6 +830,43 @@ pub mod owned {
     impl rt::Sealed for TransactionState {}
 
     impl rt::OwnedStruct for TransactionState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
+            let transactional_id =
+                rt::CompactString::from(rt::read::str(c, true, "transaction_states[].transactional_id")?);
+            let transaction_state =
+                rt::CompactString::from(rt::read::str(c, true, "transaction_states[].transaction_state")?);
+            let r: [u8; 22] = match rt::read::run::<22>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "transaction_states[].transaction_timeout_ms")?;
+                    rt::read::i64(c, "transaction_states[].transaction_start_time_ms")?;
+                    rt::read::i64(c, "transaction_states[].producer_id")?;
+                    rt::read::i16(c, "transaction_states[].producer_epoch")?;
+                    return Err(rt::read::short(c, "transaction_states[].transaction_timeout_ms"));
+                }
+            };
+            let transaction_timeout_ms = rt::read::i32_at::<22, 0>(&r);
+            let transaction_start_time_ms = rt::read::i64_at::<22, 4>(&r);
+            let producer_id = rt::read::i64_at::<22, 12>(&r);
+            let producer_epoch = rt::read::i16_at::<22, 20>(&r);
+            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "transaction_states[].topics")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?);
+            Ok(Self {
+                error_code,
+                transactional_id,
+                transaction_state,
+                transaction_timeout_ms,
+                transaction_start_time_ms,
+                producer_id,
+                producer_epoch,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -884,6 +932,21 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = rt::CompactString::from(rt::read::str(c, true, "transaction_states[].topics[].topic")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "transaction_states[].topics[].partitions")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "transaction_states[].topics[]._tagged_fields",
+            )?);
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

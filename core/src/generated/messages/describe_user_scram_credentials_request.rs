@@ -304,6 +304,16 @@ pub mod owned {
     impl rt::Sealed for DescribeUserScramCredentialsRequest {}
 
     impl rt::OwnedStruct for DescribeUserScramCredentialsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let users = rt::owned::read_opt_array::<UserName, _>(c, true, true, v, "users")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                users,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::opt_vec_size(self.users.as_deref(), true, true, v, "users")?;
@@ -351,6 +361,17 @@ pub mod owned {
     impl rt::Sealed for UserName {}
 
     impl rt::OwnedStruct for UserName {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "users[].name")?);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "users[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

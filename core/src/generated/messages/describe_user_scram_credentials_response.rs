@@ -671,6 +671,29 @@ pub mod owned {
     impl rt::Sealed for DescribeUserScramCredentialsResponse {}
 
     impl rt::OwnedStruct for DescribeUserScramCredentialsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let results = rt::owned::read_array::<DescribeUserScramCredentialsResult, _>(c, true, v, "results")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -736,6 +759,25 @@ pub mod owned {
     impl rt::Sealed for DescribeUserScramCredentialsResult {}
 
     impl rt::OwnedStruct for DescribeUserScramCredentialsResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let user = rt::CompactString::from(rt::read::str(c, true, "results[].user")?);
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, true, true, "results[].error_message")?.map(rt::CompactString::from);
+            let credential_infos =
+                rt::owned::read_array::<CredentialInfo, _>(c, true, v, "results[].credential_infos")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?);
+            Ok(Self {
+                user,
+                error_code,
+                error_message,
+                credential_infos,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -795,6 +837,29 @@ pub mod owned {
     impl rt::Sealed for CredentialInfo {}
 
     impl rt::OwnedStruct for CredentialInfo {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 5] = match rt::read::run::<5>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i8(c, "results[].credential_infos[].mechanism")?;
+                    rt::read::i32(c, "results[].credential_infos[].iterations")?;
+                    return Err(rt::read::short(c, "results[].credential_infos[].mechanism"));
+                }
+            };
+            let mechanism = rt::read::i8_at::<5, 0>(&r);
+            let iterations = rt::read::i32_at::<5, 1>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "results[].credential_infos[]._tagged_fields",
+            )?);
+            Ok(Self {
+                mechanism,
+                iterations,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

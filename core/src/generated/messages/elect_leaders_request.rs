@@ -465,6 +465,29 @@ pub mod owned {
     impl rt::Sealed for ElectLeadersRequest {}
 
     impl rt::OwnedStruct for ElectLeadersRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let election_type = if v >= 1 {
+                rt::read::i8(c, "election_type")?
+            } else {
+                0_i8
+            };
+            let topic_partitions =
+                rt::owned::read_opt_array::<TopicPartitions, _>(c, v >= 2, true, v, "topic_partitions")?;
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                election_type,
+                topic_partitions,
+                timeout_ms,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 1 {
@@ -544,6 +567,22 @@ pub mod owned {
     impl rt::Sealed for TopicPartitions {}
 
     impl rt::OwnedStruct for TopicPartitions {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = rt::CompactString::from(rt::read::str(c, v >= 2, "topic_partitions[].topic")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, v >= 2, v, "topic_partitions[].partitions")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topic_partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -741,6 +741,24 @@ pub mod owned {
     impl rt::Sealed for ElectLeadersResponse {}
 
     impl rt::OwnedStruct for ElectLeadersResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+            let replica_election_results =
+                rt::owned::read_array::<ReplicaElectionResult, _>(c, v >= 2, v, "replica_election_results")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                replica_election_results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 1 {
@@ -813,6 +831,30 @@ pub mod owned {
     impl rt::Sealed for ReplicaElectionResult {}
 
     impl rt::OwnedStruct for ReplicaElectionResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = rt::CompactString::from(rt::read::str(c, v >= 2, "replica_election_results[].topic")?);
+            let partition_result = rt::owned::read_array::<PartitionResult, _>(
+                c,
+                v >= 2,
+                v,
+                "replica_election_results[].partition_result",
+            )?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "replica_election_results[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic,
+                partition_result,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -897,6 +939,44 @@ pub mod owned {
     impl rt::Sealed for PartitionResult {}
 
     impl rt::OwnedStruct for PartitionResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?;
+                    rt::read::i16(c, "replica_election_results[].partition_result[].error_code")?;
+                    return Err(rt::read::short(
+                        c,
+                        "replica_election_results[].partition_result[].partition_id",
+                    ));
+                }
+            };
+            let partition_id = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(
+                c,
+                v >= 2,
+                true,
+                "replica_election_results[].partition_result[].error_message",
+            )?
+            .map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "replica_election_results[].partition_result[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_id,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -1328,6 +1328,27 @@ pub mod owned {
     impl rt::Sealed for EndQuorumEpochRequest {}
 
     impl rt::OwnedStruct for EndQuorumEpochRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?.map(rt::CompactString::from);
+            let topics = rt::owned::read_array::<TopicData, _>(c, v >= 1, v, "topics")?;
+            let leader_endpoints = if v >= 1 {
+                rt::owned::read_array::<LeaderEndpoint, _>(c, v >= 1, v, "leader_endpoints")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                cluster_id,
+                topics,
+                leader_endpoints,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
@@ -1395,6 +1416,21 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, v >= 1, "topics[].topic_name")?);
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 1, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1463,6 +1499,36 @@ pub mod owned {
     impl rt::Sealed for LeaderEndpoint {}
 
     impl rt::OwnedStruct for LeaderEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "leader_endpoints[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let host = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "leader_endpoints[].host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let port = if v >= 1 {
+                rt::read::u16(c, "leader_endpoints[].port")?
+            } else {
+                0_u16
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "leader_endpoints[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1578,6 +1644,45 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<12, 0>(&r);
+            let leader_id = rt::read::i32_at::<12, 4>(&r);
+            let leader_epoch = rt::read::i32_at::<12, 8>(&r);
+            let preferred_successors = if v <= 0 {
+                rt::owned::read_array::<i32, _>(c, v >= 1, v, "topics[].partitions[].preferred_successors")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let preferred_candidates = if v >= 1 {
+                rt::owned::read_array::<ReplicaInfo, _>(c, v >= 1, v, "topics[].partitions[].preferred_candidates")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                leader_id,
+                leader_epoch,
+                preferred_successors,
+                preferred_candidates,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1677,6 +1782,43 @@ pub mod owned {
     impl rt::Sealed for ReplicaInfo {}
 
     impl rt::OwnedStruct for ReplicaInfo {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let candidate_id;
+            let candidate_directory_id;
+            if v >= 1 {
+                let r: [u8; 20] = match rt::read::run::<20>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?;
+                        rt::read::uuid(c, "topics[].partitions[].preferred_candidates[].candidate_directory_id")?;
+                        return Err(rt::read::short(
+                            c,
+                            "topics[].partitions[].preferred_candidates[].candidate_id",
+                        ));
+                    }
+                };
+                candidate_id = rt::read::i32_at::<20, 0>(&r);
+                candidate_directory_id = rt::read::uuid_at::<20, 4>(&r);
+            } else {
+                candidate_id = 0_i32;
+                candidate_directory_id = rt::Uuid::nil();
+            }
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "topics[].partitions[].preferred_candidates[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                candidate_id,
+                candidate_directory_id,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

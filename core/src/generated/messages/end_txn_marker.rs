@@ -175,6 +175,15 @@ pub mod owned {
     impl rt::Sealed for EndTxnMarker {}
 
     impl rt::OwnedStruct for EndTxnMarker {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let coordinator_epoch = rt::read::i32(c, "coordinator_epoch")?;
+            Ok(Self {
+                coordinator_epoch,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let n: usize = 4;
             if !self.unknown_tagged_fields.is_empty() {

@@ -291,6 +291,35 @@ pub mod owned {
     impl rt::Sealed for EndTxnRequest {}
 
     impl rt::OwnedStruct for EndTxnRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let transactional_id = rt::CompactString::from(rt::read::str(c, v >= 3, "transactional_id")?);
+            let r: [u8; 11] = match rt::read::run::<11>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "producer_id")?;
+                    rt::read::i16(c, "producer_epoch")?;
+                    rt::read::bool(c, "committed")?;
+                    return Err(rt::read::short(c, "producer_id"));
+                }
+            };
+            let producer_id = rt::read::i64_at::<11, 0>(&r);
+            let producer_epoch = rt::read::i16_at::<11, 8>(&r);
+            let committed = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                transactional_id,
+                producer_id,
+                producer_epoch,
+                committed,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 11;
             n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;

@@ -314,6 +314,49 @@ pub mod owned {
     impl rt::Sealed for EndTxnResponse {}
 
     impl rt::OwnedStruct for EndTxnResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let producer_id;
+            let producer_epoch;
+            if v >= 5 {
+                let r: [u8; 10] = match rt::read::run::<10>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "producer_id")?;
+                        rt::read::i16(c, "producer_epoch")?;
+                        return Err(rt::read::short(c, "producer_id"));
+                    }
+                };
+                producer_id = rt::read::i64_at::<10, 0>(&r);
+                producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            } else {
+                producer_id = -1_i64;
+                producer_epoch = -1_i16;
+            }
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                producer_id,
+                producer_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 5 {

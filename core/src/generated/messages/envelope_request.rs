@@ -246,6 +246,20 @@ pub mod owned {
     impl rt::Sealed for EnvelopeRequest {}
 
     impl rt::OwnedStruct for EnvelopeRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let request_data = rt::read::bytes(c, true, "request_data")?.to_vec();
+            let request_principal = rt::read::opt_bytes(c, true, true, "request_principal")?.map(<[u8]>::to_vec);
+            let client_host_address = rt::read::bytes(c, true, "client_host_address")?.to_vec();
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                request_data,
+                request_principal,
+                client_host_address,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::bytes_size(&self.request_data, true, "request_data")?;

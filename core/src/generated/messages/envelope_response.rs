@@ -214,6 +214,18 @@ pub mod owned {
     impl rt::Sealed for EnvelopeResponse {}
 
     impl rt::OwnedStruct for EnvelopeResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let response_data = rt::read::opt_bytes(c, true, true, "response_data")?.map(<[u8]>::to_vec);
+            let error_code = rt::read::i16(c, "error_code")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                response_data,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::opt_bytes_size(self.response_data.as_deref(), true, true, "response_data")?;

@@ -1896,6 +1896,109 @@ pub mod owned {
     impl rt::Sealed for FetchRequest {}
 
     impl rt::OwnedStruct for FetchRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let replica_id = if v <= 14 {
+                rt::read::i32(c, "replica_id")?
+            } else {
+                -1_i32
+            };
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "max_wait_ms")?;
+                    rt::read::i32(c, "min_bytes")?;
+                    return Err(rt::read::short(c, "max_wait_ms"));
+                }
+            };
+            let max_wait_ms = rt::read::i32_at::<8, 0>(&r);
+            let min_bytes = rt::read::i32_at::<8, 4>(&r);
+            let max_bytes = if v >= 3 {
+                rt::read::i32(c, "max_bytes")?
+            } else {
+                2147483647_i32
+            };
+            let isolation_level = if v >= 4 {
+                rt::read::i8(c, "isolation_level")?
+            } else {
+                0_i8
+            };
+            let session_id;
+            let session_epoch;
+            if v >= 7 {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "session_id")?;
+                        rt::read::i32(c, "session_epoch")?;
+                        return Err(rt::read::short(c, "session_id"));
+                    }
+                };
+                session_id = rt::read::i32_at::<8, 0>(&r);
+                session_epoch = rt::read::i32_at::<8, 4>(&r);
+            } else {
+                session_id = 0_i32;
+                session_epoch = -1_i32;
+            }
+            let topics = rt::owned::read_array::<FetchTopic, _>(c, v >= 12, v, "topics")?;
+            let forgotten_topics_data = if v >= 7 {
+                rt::owned::read_array::<ForgottenTopic, _>(c, v >= 12, v, "forgotten_topics_data")?
+            } else {
+                Vec::new()
+            };
+            let rack_id = if v >= 11 {
+                rt::CompactString::from(rt::read::str(c, v >= 12, "rack_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let mut cluster_id_tag: Option<rt::CompactString> = None;
+            let mut replica_state_tag: ReplicaState = ReplicaState::default();
+            let unknown_tagged_fields = if v >= 12 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            cluster_id_tag =
+                                rt::read::opt_str(c, true, v >= 12, "cluster_id")?.map(rt::CompactString::from);
+                            rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                            rt::read::tag_at_default(c, cluster_id_tag.is_none());
+                        }
+                        1 if v >= 15 => {
+                            replica_state_tag = <ReplicaState as rt::OwnedStruct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
+                            rt::read::tag_at_default(c, replica_state_tag == ReplicaState::default());
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "replica_state")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x3))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                cluster_id: cluster_id_tag,
+                replica_id,
+                replica_state: replica_state_tag,
+                max_wait_ms,
+                min_bytes,
+                max_bytes,
+                isolation_level,
+                session_id,
+                session_epoch,
+                topics,
+                forgotten_topics_data,
+                rack_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v <= 14 {
@@ -2055,6 +2158,37 @@ pub mod owned {
     impl rt::Sealed for ReplicaState {}
 
     impl rt::OwnedStruct for ReplicaState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let replica_id;
+            let replica_epoch;
+            if v >= 15 {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "replica_state.replica_id")?;
+                        rt::read::i64(c, "replica_state.replica_epoch")?;
+                        return Err(rt::read::short(c, "replica_state.replica_id"));
+                    }
+                };
+                replica_id = rt::read::i32_at::<12, 0>(&r);
+                replica_epoch = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                replica_id = -1_i32;
+                replica_epoch = -1_i64;
+            }
+            let unknown_tagged_fields = if v >= 12 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "replica_state._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                replica_id,
+                replica_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2151,6 +2285,32 @@ pub mod owned {
     impl rt::Sealed for FetchTopic {}
 
     impl rt::OwnedStruct for FetchTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = if v <= 12 {
+                rt::CompactString::from(rt::read::str(c, v >= 12, "topics[].topic")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 13 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = rt::owned::read_array::<FetchPartition, _>(c, v >= 12, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 12 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2229,6 +2389,39 @@ pub mod owned {
     impl rt::Sealed for ForgottenTopic {}
 
     impl rt::OwnedStruct for ForgottenTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = if (7..=12).contains(&v) {
+                rt::CompactString::from(rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 13 {
+                rt::read::uuid(c, "forgotten_topics_data[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = if v >= 7 {
+                rt::owned::read_array::<i32, _>(c, v >= 12, v, "forgotten_topics_data[].partitions")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let unknown_tagged_fields = if v >= 12 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "forgotten_topics_data[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2340,6 +2533,89 @@ pub mod owned {
     impl rt::Sealed for FetchPartition {}
 
     impl rt::OwnedStruct for FetchPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
+            let current_leader_epoch = if v >= 9 {
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let fetch_offset = rt::read::i64(c, "topics[].partitions[].fetch_offset")?;
+            let last_fetched_epoch = if v >= 12 {
+                rt::read::i32(c, "topics[].partitions[].last_fetched_epoch")?
+            } else {
+                -1_i32
+            };
+            let log_start_offset = if v >= 5 {
+                rt::read::i64(c, "topics[].partitions[].log_start_offset")?
+            } else {
+                -1_i64
+            };
+            let partition_max_bytes = rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?;
+            let mut replica_directory_id_tag: rt::Uuid = rt::Uuid::nil();
+            let mut high_watermark_tag: i64 = 9223372036854775807_i64;
+            let unknown_tagged_fields = if v >= 12 {
+                let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 17 => {
+                            replica_directory_id_tag = rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
+                            rt::read::check_tag_size(
+                                c,
+                                before,
+                                size,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            )?;
+                            rt::read::tag_at_default(c, replica_directory_id_tag == rt::Uuid::nil());
+                        }
+                        0 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            ))
+                        }
+                        1 if v >= 18 => {
+                            high_watermark_tag = rt::read::i64(c, "topics[].partitions[].high_watermark")?;
+                            rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].high_watermark")?;
+                            rt::read::tag_at_default(c, high_watermark_tag == 9223372036854775807_i64);
+                        }
+                        1 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "topics[].partitions[].high_watermark",
+                            ))
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "topics[].partitions[]._tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x3))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition,
+                current_leader_epoch,
+                fetch_offset,
+                last_fetched_epoch,
+                log_start_offset,
+                partition_max_bytes,
+                replica_directory_id: replica_directory_id_tag,
+                high_watermark: high_watermark_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

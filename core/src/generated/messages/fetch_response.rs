@@ -2548,6 +2548,66 @@ pub mod owned {
     impl rt::Sealed for FetchResponse {}
 
     impl rt::OwnedStruct for FetchResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let error_code;
+            let session_id;
+            if v >= 7 {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i16(c, "error_code")?;
+                        rt::read::i32(c, "session_id")?;
+                        return Err(rt::read::short(c, "error_code"));
+                    }
+                };
+                error_code = rt::read::i16_at::<6, 0>(&r);
+                session_id = rt::read::i32_at::<6, 2>(&r);
+            } else {
+                error_code = 0_i16;
+                session_id = 0_i32;
+            }
+            let responses = rt::owned::read_array::<FetchableTopicResponse, _>(c, v >= 12, v, "responses")?;
+            let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
+            let unknown_tagged_fields = if v >= 12 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 16 => {
+                            node_endpoints_tag =
+                                rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                session_id,
+                responses,
+                node_endpoints: node_endpoints_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -2658,6 +2718,31 @@ pub mod owned {
     impl rt::Sealed for FetchableTopicResponse {}
 
     impl rt::OwnedStruct for FetchableTopicResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = if v <= 12 {
+                rt::CompactString::from(rt::read::str(c, v >= 12, "responses[].topic")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 13 {
+                rt::read::uuid(c, "responses[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, v >= 12, v, "responses[].partitions")?;
+            let unknown_tagged_fields = if v >= 12 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2740,6 +2825,42 @@ pub mod owned {
     impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let node_id = if v >= 16 {
+                rt::read::i32(c, "node_endpoints[].node_id")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 16 {
+                rt::CompactString::from(rt::read::str(c, v >= 12, "node_endpoints[].host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let port = if v >= 16 {
+                rt::read::i32(c, "node_endpoints[].port")?
+            } else {
+                0_i32
+            };
+            let rack = if v >= 16 {
+                rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 12 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                rack,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2884,6 +3005,100 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                    rt::read::i16(c, "responses[].partitions[].error_code")?;
+                    rt::read::i64(c, "responses[].partitions[].high_watermark")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<14, 0>(&r);
+            let error_code = rt::read::i16_at::<14, 4>(&r);
+            let high_watermark = rt::read::i64_at::<14, 6>(&r);
+            let last_stable_offset = if v >= 4 {
+                rt::read::i64(c, "responses[].partitions[].last_stable_offset")?
+            } else {
+                -1_i64
+            };
+            let log_start_offset = if v >= 5 {
+                rt::read::i64(c, "responses[].partitions[].log_start_offset")?
+            } else {
+                -1_i64
+            };
+            let aborted_transactions = if v >= 4 {
+                rt::owned::read_opt_array::<AbortedTransaction, _>(
+                    c,
+                    v >= 12,
+                    v >= 4,
+                    v,
+                    "responses[].partitions[].aborted_transactions",
+                )?
+            } else {
+                Some(rt::SmallVec::new())
+            };
+            let preferred_read_replica = if v >= 11 {
+                rt::read::i32(c, "responses[].partitions[].preferred_read_replica")?
+            } else {
+                -1_i32
+            };
+            let records =
+                rt::read::opt_bytes(c, v >= 12, true, "responses[].partitions[].records")?.map(<[u8]>::to_vec);
+            let mut diverging_epoch_tag: EpochEndOffset = EpochEndOffset::default();
+            let mut current_leader_tag: LeaderIdAndEpoch = LeaderIdAndEpoch::default();
+            let mut snapshot_id_tag: SnapshotId = SnapshotId::default();
+            let unknown_tagged_fields = if v >= 12 {
+                let (n, section) = rt::read::tag_section(c, "responses[].partitions[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "responses[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            diverging_epoch_tag = <EpochEndOffset as rt::OwnedStruct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].diverging_epoch")?;
+                            rt::read::tag_at_default(c, diverging_epoch_tag == EpochEndOffset::default());
+                        }
+                        1 => {
+                            current_leader_tag = <LeaderIdAndEpoch as rt::OwnedStruct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].current_leader")?;
+                            rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::default());
+                        }
+                        2 => {
+                            snapshot_id_tag = <SnapshotId as rt::OwnedStruct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].snapshot_id")?;
+                            rt::read::tag_at_default(c, snapshot_id_tag == SnapshotId::default());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "responses[].partitions[]._tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x7))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                error_code,
+                high_watermark,
+                last_stable_offset,
+                log_start_offset,
+                diverging_epoch: diverging_epoch_tag,
+                current_leader: current_leader_tag,
+                snapshot_id: snapshot_id_tag,
+                aborted_transactions,
+                preferred_read_replica,
+                records,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -3079,6 +3294,40 @@ pub mod owned {
     impl rt::Sealed for EpochEndOffset {}
 
     impl rt::OwnedStruct for EpochEndOffset {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let epoch;
+            let end_offset;
+            if v >= 12 {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?;
+                        rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?;
+                        return Err(rt::read::short(c, "responses[].partitions[].diverging_epoch.epoch"));
+                    }
+                };
+                epoch = rt::read::i32_at::<12, 0>(&r);
+                end_offset = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                epoch = -1_i32;
+                end_offset = -1_i64;
+            }
+            let unknown_tagged_fields = if v >= 12 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "responses[].partitions[].diverging_epoch._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                epoch,
+                end_offset,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -3184,6 +3433,40 @@ pub mod owned {
     impl rt::Sealed for LeaderIdAndEpoch {}
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let leader_id;
+            let leader_epoch;
+            if v >= 12 {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
+                        rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
+                        return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                    }
+                };
+                leader_id = rt::read::i32_at::<8, 0>(&r);
+                leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            } else {
+                leader_id = -1_i32;
+                leader_epoch = -1_i32;
+            }
+            let unknown_tagged_fields = if v >= 12 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "responses[].partitions[].current_leader._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -3289,6 +3572,33 @@ pub mod owned {
     impl rt::Sealed for SnapshotId {}
 
     impl rt::OwnedStruct for SnapshotId {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?;
+                    rt::read::i32(c, "responses[].partitions[].snapshot_id.epoch")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].snapshot_id.end_offset"));
+                }
+            };
+            let end_offset = rt::read::i64_at::<12, 0>(&r);
+            let epoch = rt::read::i32_at::<12, 8>(&r);
+            let unknown_tagged_fields = if v >= 12 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "responses[].partitions[].snapshot_id._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                end_offset,
+                epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -3366,6 +3676,43 @@ pub mod owned {
     impl rt::Sealed for AbortedTransaction {}
 
     impl rt::OwnedStruct for AbortedTransaction {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let producer_id;
+            let first_offset;
+            if v >= 4 {
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?;
+                        rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?;
+                        return Err(rt::read::short(
+                            c,
+                            "responses[].partitions[].aborted_transactions[].producer_id",
+                        ));
+                    }
+                };
+                producer_id = rt::read::i64_at::<16, 0>(&r);
+                first_offset = rt::read::i64_at::<16, 8>(&r);
+            } else {
+                producer_id = 0_i64;
+                first_offset = 0_i64;
+            }
+            let unknown_tagged_fields = if v >= 12 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                producer_id,
+                first_offset,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

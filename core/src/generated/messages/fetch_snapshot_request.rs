@@ -960,6 +960,50 @@ pub mod owned {
     impl rt::Sealed for FetchSnapshotRequest {}
 
     impl rt::OwnedStruct for FetchSnapshotRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "replica_id")?;
+                    rt::read::i32(c, "max_bytes")?;
+                    return Err(rt::read::short(c, "replica_id"));
+                }
+            };
+            let replica_id = rt::read::i32_at::<8, 0>(&r);
+            let max_bytes = rt::read::i32_at::<8, 4>(&r);
+            let topics = rt::owned::read_array::<TopicSnapshot, _>(c, true, v, "topics")?;
+            let mut cluster_id_tag: Option<rt::CompactString> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            cluster_id_tag =
+                                rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+                            rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                            rt::read::tag_at_default(c, cluster_id_tag.is_none());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                cluster_id: cluster_id_tag,
+                replica_id,
+                max_bytes,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -1039,6 +1083,18 @@ pub mod owned {
     impl rt::Sealed for TopicSnapshot {}
 
     impl rt::OwnedStruct for TopicSnapshot {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1107,6 +1163,65 @@ pub mod owned {
     impl rt::Sealed for PartitionSnapshot {}
 
     impl rt::OwnedStruct for PartitionSnapshot {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition")?;
+                    rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                }
+            };
+            let partition = rt::read::i32_at::<8, 0>(&r);
+            let current_leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let snapshot_id = <SnapshotId as rt::OwnedStruct>::read(c, v)?;
+            let position = rt::read::i64(c, "topics[].partitions[].position")?;
+            let mut replica_directory_id_tag: rt::Uuid = rt::Uuid::nil();
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 1 => {
+                            replica_directory_id_tag = rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
+                            rt::read::check_tag_size(
+                                c,
+                                before,
+                                size,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            )?;
+                            rt::read::tag_at_default(c, replica_directory_id_tag == rt::Uuid::nil());
+                        }
+                        0 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "topics[].partitions[].replica_directory_id",
+                            ))
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "topics[].partitions[]._tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                partition,
+                current_leader_epoch,
+                snapshot_id,
+                position,
+                replica_directory_id: replica_directory_id_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1185,6 +1300,29 @@ pub mod owned {
     impl rt::Sealed for SnapshotId {}
 
     impl rt::OwnedStruct for SnapshotId {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
+                    rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+                }
+            };
+            let end_offset = rt::read::i64_at::<12, 0>(&r);
+            let epoch = rt::read::i32_at::<12, 8>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topics[].partitions[].snapshot_id._tagged_fields",
+            )?);
+            Ok(Self {
+                end_offset,
+                epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -1469,6 +1469,51 @@ pub mod owned {
     impl rt::Sealed for FetchSnapshotResponse {}
 
     impl rt::OwnedStruct for FetchSnapshotResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let topics = rt::owned::read_array::<TopicSnapshot, _>(c, true, v, "topics")?;
+            let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 1 => {
+                            node_endpoints_tag =
+                                rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                topics,
+                node_endpoints: node_endpoints_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
@@ -1549,6 +1594,18 @@ pub mod owned {
     impl rt::Sealed for TopicSnapshot {}
 
     impl rt::OwnedStruct for TopicSnapshot {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let partitions = rt::owned::read_array::<PartitionSnapshot, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1609,6 +1666,33 @@ pub mod owned {
     impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let node_id = if v >= 1 {
+                rt::read::i32(c, "node_endpoints[].node_id")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, true, "node_endpoints[].host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let port = if v >= 1 {
+                rt::read::u16(c, "node_endpoints[].port")?
+            } else {
+                0_u16
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?);
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1724,6 +1808,65 @@ pub mod owned {
     impl rt::Sealed for PartitionSnapshot {}
 
     impl rt::OwnedStruct for PartitionSnapshot {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].index")?;
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].index"));
+                }
+            };
+            let index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let snapshot_id = <SnapshotId as rt::OwnedStruct>::read(c, v)?;
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].size")?;
+                    rt::read::i64(c, "topics[].partitions[].position")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].size"));
+                }
+            };
+            let size = rt::read::i64_at::<16, 0>(&r);
+            let position = rt::read::i64_at::<16, 8>(&r);
+            let unaligned_records =
+                rt::read::opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?.map(<[u8]>::to_vec);
+            let mut current_leader_tag: LeaderIdAndEpoch = LeaderIdAndEpoch::default();
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            current_leader_tag = <LeaderIdAndEpoch as rt::OwnedStruct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].current_leader")?;
+                            rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::default());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "topics[].partitions[]._tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                index,
+                error_code,
+                snapshot_id,
+                current_leader: current_leader_tag,
+                size,
+                position,
+                unaligned_records,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1817,6 +1960,29 @@ pub mod owned {
     impl rt::Sealed for SnapshotId {}
 
     impl rt::OwnedStruct for SnapshotId {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
+                    rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+                }
+            };
+            let end_offset = rt::read::i64_at::<12, 0>(&r);
+            let epoch = rt::read::i32_at::<12, 8>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topics[].partitions[].snapshot_id._tagged_fields",
+            )?);
+            Ok(Self {
+                end_offset,
+                epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -1881,6 +2047,29 @@ pub mod owned {
     impl rt::Sealed for LeaderIdAndEpoch {}
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?;
+                    rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].current_leader.leader_id"));
+                }
+            };
+            let leader_id = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topics[].partitions[].current_leader._tagged_fields",
+            )?);
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

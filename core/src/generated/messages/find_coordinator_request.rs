@@ -289,6 +289,32 @@ pub mod owned {
     impl rt::Sealed for FindCoordinatorRequest {}
 
     impl rt::OwnedStruct for FindCoordinatorRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let key = if v <= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "key")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let key_type = if v >= 1 { rt::read::i8(c, "key_type")? } else { 0_i8 };
+            let coordinator_keys = if v >= 4 {
+                rt::owned::read_array::<rt::CompactString, _>(c, v >= 3, v, "coordinator_keys")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                key,
+                key_type,
+                coordinator_keys,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 3 {

@@ -872,6 +872,48 @@ pub mod owned {
     impl rt::Sealed for FindCoordinatorResponse {}
 
     impl rt::OwnedStruct for FindCoordinatorResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let error_code = if v <= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
+            let error_message = if (1..=3).contains(&v) {
+                rt::read::opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let node_id = if v <= 3 { rt::read::i32(c, "node_id")? } else { 0_i32 };
+            let host = if v <= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let port = if v <= 3 { rt::read::i32(c, "port")? } else { 0_i32 };
+            let coordinators = if v >= 4 {
+                rt::owned::read_array::<Coordinator, _>(c, v >= 3, v, "coordinators")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                node_id,
+                host,
+                port,
+                coordinators,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -1027,6 +1069,61 @@ pub mod owned {
     impl rt::Sealed for Coordinator {}
 
     impl rt::OwnedStruct for Coordinator {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let key = if v >= 4 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "coordinators[].key")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let node_id = if v >= 4 {
+                rt::read::i32(c, "coordinators[].node_id")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 4 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "coordinators[].host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let port;
+            let error_code;
+            if v >= 4 {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "coordinators[].port")?;
+                        rt::read::i16(c, "coordinators[].error_code")?;
+                        return Err(rt::read::short(c, "coordinators[].port"));
+                    }
+                };
+                port = rt::read::i32_at::<6, 0>(&r);
+                error_code = rt::read::i16_at::<6, 4>(&r);
+            } else {
+                port = 0_i32;
+                error_code = 0_i16;
+            }
+            let error_message = if v >= 4 {
+                rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "coordinators[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                key,
+                node_id,
+                host,
+                port,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -180,6 +180,16 @@ pub mod owned {
     impl rt::Sealed for GetTelemetrySubscriptionsRequest {}
 
     impl rt::OwnedStruct for GetTelemetrySubscriptionsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let client_instance_id = rt::read::uuid(c, "client_instance_id")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                client_instance_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             {

@@ -433,6 +433,51 @@ pub mod owned {
     impl rt::Sealed for GetTelemetrySubscriptionsResponse {}
 
     impl rt::OwnedStruct for GetTelemetrySubscriptionsResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 26] = match rt::read::run::<26>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::uuid(c, "client_instance_id")?;
+                    rt::read::i32(c, "subscription_id")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<26, 0>(&r);
+            let error_code = rt::read::i16_at::<26, 4>(&r);
+            let client_instance_id = rt::read::uuid_at::<26, 6>(&r);
+            let subscription_id = rt::read::i32_at::<26, 22>(&r);
+            let accepted_compression_types = rt::owned::read_array::<i8, _>(c, true, v, "accepted_compression_types")?;
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "push_interval_ms")?;
+                    rt::read::i32(c, "telemetry_max_bytes")?;
+                    rt::read::bool(c, "delta_temporality")?;
+                    return Err(rt::read::short(c, "push_interval_ms"));
+                }
+            };
+            let push_interval_ms = rt::read::i32_at::<9, 0>(&r);
+            let telemetry_max_bytes = rt::read::i32_at::<9, 4>(&r);
+            let delta_temporality = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
+            let requested_metrics = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "requested_metrics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                client_instance_id,
+                subscription_id,
+                accepted_compression_types,
+                push_interval_ms,
+                telemetry_max_bytes,
+                delta_temporality,
+                requested_metrics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 35;
             n += rt::owned::vec_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;

@@ -300,6 +300,30 @@ pub mod owned {
     impl rt::Sealed for HeartbeatRequest {}
 
     impl rt::OwnedStruct for HeartbeatRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, v >= 4, "group_id")?);
+            let generation_id = rt::read::i32(c, "generation_id")?;
+            let member_id = rt::CompactString::from(rt::read::str(c, v >= 4, "member_id")?);
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                group_id,
+                generation_id,
+                member_id,
+                group_instance_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;

@@ -647,6 +647,21 @@ pub mod owned {
     impl rt::Sealed for IncrementalAlterConfigsRequest {}
 
     impl rt::OwnedStruct for IncrementalAlterConfigsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resources = rt::owned::read_array::<AlterConfigsResource, _>(c, v >= 1, v, "resources")?;
+            let validate_only = rt::read::bool(c, "validate_only")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                resources,
+                validate_only,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.resources, v >= 1, v, "resources")?;
@@ -718,6 +733,24 @@ pub mod owned {
     impl rt::Sealed for AlterConfigsResource {}
 
     impl rt::OwnedStruct for AlterConfigsResource {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resource_type = rt::read::i8(c, "resources[].resource_type")?;
+            let resource_name = rt::CompactString::from(rt::read::str(c, v >= 1, "resources[].resource_name")?);
+            let configs = rt::owned::read_array::<AlterableConfig, _>(c, v >= 1, v, "resources[].configs")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "resources[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                resource_type,
+                resource_name,
+                configs,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -787,6 +820,24 @@ pub mod owned {
     impl rt::Sealed for AlterableConfig {}
 
     impl rt::OwnedStruct for AlterableConfig {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 1, "resources[].configs[].name")?);
+            let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;
+            let value = rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "resources[].configs[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                config_operation,
+                value,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -424,6 +424,60 @@ pub mod owned {
     impl rt::Sealed for InitProducerIdRequest {}
 
     impl rt::OwnedStruct for InitProducerIdRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let transactional_id = rt::read::opt_str(c, v >= 2, true, "transactional_id")?.map(rt::CompactString::from);
+            let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
+            let producer_id;
+            let producer_epoch;
+            if v >= 3 {
+                let r: [u8; 10] = match rt::read::run::<10>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "producer_id")?;
+                        rt::read::i16(c, "producer_epoch")?;
+                        return Err(rt::read::short(c, "producer_id"));
+                    }
+                };
+                producer_id = rt::read::i64_at::<10, 0>(&r);
+                producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            } else {
+                producer_id = -1_i64;
+                producer_epoch = -1_i16;
+            }
+            let enable2_pc;
+            let keep_prepared_txn;
+            if v >= 6 {
+                let r: [u8; 2] = match rt::read::run::<2>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::bool(c, "enable2_pc")?;
+                        rt::read::bool(c, "keep_prepared_txn")?;
+                        return Err(rt::read::short(c, "enable2_pc"));
+                    }
+                };
+                enable2_pc = rt::read::canon_bool(c, rt::read::u8_at::<2, 0>(&r));
+                keep_prepared_txn = rt::read::canon_bool(c, rt::read::u8_at::<2, 1>(&r));
+            } else {
+                enable2_pc = false;
+                keep_prepared_txn = false;
+            }
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                transactional_id,
+                transaction_timeout_ms,
+                producer_id,
+                producer_epoch,
+                enable2_pc,
+                keep_prepared_txn,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 2, true, "transactional_id")?;

@@ -390,6 +390,55 @@ pub mod owned {
     impl rt::Sealed for InitProducerIdResponse {}
 
     impl rt::OwnedStruct for InitProducerIdResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::i64(c, "producer_id")?;
+                    rt::read::i16(c, "producer_epoch")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<16, 0>(&r);
+            let error_code = rt::read::i16_at::<16, 4>(&r);
+            let producer_id = rt::read::i64_at::<16, 6>(&r);
+            let producer_epoch = rt::read::i16_at::<16, 14>(&r);
+            let ongoing_txn_producer_id;
+            let ongoing_txn_producer_epoch;
+            if v >= 6 {
+                let r: [u8; 10] = match rt::read::run::<10>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "ongoing_txn_producer_id")?;
+                        rt::read::i16(c, "ongoing_txn_producer_epoch")?;
+                        return Err(rt::read::short(c, "ongoing_txn_producer_id"));
+                    }
+                };
+                ongoing_txn_producer_id = rt::read::i64_at::<10, 0>(&r);
+                ongoing_txn_producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            } else {
+                ongoing_txn_producer_id = -1_i64;
+                ongoing_txn_producer_epoch = -1_i16;
+            }
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                producer_id,
+                producer_epoch,
+                ongoing_txn_producer_id,
+                ongoing_txn_producer_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             if v >= 6 {

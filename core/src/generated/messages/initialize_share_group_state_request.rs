@@ -575,6 +575,17 @@ pub mod owned {
     impl rt::Sealed for InitializeShareGroupStateRequest {}
 
     impl rt::OwnedStruct for InitializeShareGroupStateRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+            let topics = rt::owned::read_array::<InitializeStateData, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                group_id,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
@@ -628,6 +639,19 @@ pub mod owned {
     impl rt::Sealed for InitializeStateData {}
 
     impl rt::OwnedStruct for InitializeStateData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -687,6 +711,30 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition")?;
+                    rt::read::i32(c, "topics[].partitions[].state_epoch")?;
+                    rt::read::i64(c, "topics[].partitions[].start_offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                }
+            };
+            let partition = rt::read::i32_at::<16, 0>(&r);
+            let state_epoch = rt::read::i32_at::<16, 4>(&r);
+            let start_offset = rt::read::i64_at::<16, 8>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition,
+                state_epoch,
+                start_offset,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -615,6 +615,46 @@ pub mod owned {
     impl rt::Sealed for JoinGroupRequest {}
 
     impl rt::OwnedStruct for JoinGroupRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, v >= 6, "group_id")?);
+            let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
+            let rebalance_timeout_ms = if v >= 1 {
+                rt::read::i32(c, "rebalance_timeout_ms")?
+            } else {
+                -1_i32
+            };
+            let member_id = rt::CompactString::from(rt::read::str(c, v >= 6, "member_id")?);
+            let group_instance_id = if v >= 5 {
+                rt::read::opt_str(c, v >= 6, v >= 5, "group_instance_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let protocol_type = rt::CompactString::from(rt::read::str(c, v >= 6, "protocol_type")?);
+            let protocols = rt::owned::read_array::<JoinGroupRequestProtocol, _>(c, v >= 6, v, "protocols")?;
+            let reason = if v >= 8 {
+                rt::read::opt_str(c, v >= 6, v >= 8, "reason")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                group_id,
+                session_timeout_ms,
+                rebalance_timeout_ms,
+                member_id,
+                group_instance_id,
+                protocol_type,
+                protocols,
+                reason,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
@@ -705,6 +745,22 @@ pub mod owned {
     impl rt::Sealed for JoinGroupRequestProtocol {}
 
     impl rt::OwnedStruct for JoinGroupRequestProtocol {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 6, "protocols[].name")?);
+            let metadata = rt::read::bytes(c, v >= 6, "protocols[].metadata")?.to_vec();
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "protocols[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                metadata,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

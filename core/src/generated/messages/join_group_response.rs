@@ -691,6 +691,56 @@ pub mod owned {
     impl rt::Sealed for JoinGroupResponse {}
 
     impl rt::OwnedStruct for JoinGroupResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 2 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::i32(c, "generation_id")?;
+                    return Err(rt::read::short(c, "error_code"));
+                }
+            };
+            let error_code = rt::read::i16_at::<6, 0>(&r);
+            let generation_id = rt::read::i32_at::<6, 2>(&r);
+            let protocol_type = if v >= 7 {
+                rt::read::opt_str(c, v >= 6, v >= 7, "protocol_type")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let protocol_name = rt::read::opt_str(c, v >= 6, v >= 7, "protocol_name")?.map(rt::CompactString::from);
+            let leader = rt::CompactString::from(rt::read::str(c, v >= 6, "leader")?);
+            let skip_assignment = if v >= 9 {
+                rt::read::bool(c, "skip_assignment")?
+            } else {
+                false
+            };
+            let member_id = rt::CompactString::from(rt::read::str(c, v >= 6, "member_id")?);
+            let members = rt::owned::read_array::<JoinGroupResponseMember, _>(c, v >= 6, v, "members")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                generation_id,
+                protocol_type,
+                protocol_name,
+                leader,
+                skip_assignment,
+                member_id,
+                members,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 2 {
@@ -788,6 +838,28 @@ pub mod owned {
     impl rt::Sealed for JoinGroupResponseMember {}
 
     impl rt::OwnedStruct for JoinGroupResponseMember {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let member_id = rt::CompactString::from(rt::read::str(c, v >= 6, "members[].member_id")?);
+            let group_instance_id = if v >= 5 {
+                rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let metadata = rt::read::bytes(c, v >= 6, "members[].metadata")?.to_vec();
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "members[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                member_id,
+                group_instance_id,
+                metadata,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

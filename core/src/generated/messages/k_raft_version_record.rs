@@ -217,6 +217,26 @@ pub mod owned {
     impl rt::Sealed for KRaftVersionRecord {}
 
     impl rt::OwnedStruct for KRaftVersionRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "version")?;
+                    rt::read::i16(c, "k_raft_version")?;
+                    return Err(rt::read::short(c, "version"));
+                }
+            };
+            let version = rt::read::i16_at::<4, 0>(&r);
+            let k_raft_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                version,
+                k_raft_version,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             {

@@ -1868,6 +1868,49 @@ pub mod owned {
     impl rt::Sealed for LeaderAndIsrRequest {}
 
     impl rt::OwnedStruct for LeaderAndIsrRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let controller_id = rt::read::i32(c, "controller_id")?;
+            let is_k_raft_controller = if v >= 7 {
+                rt::read::bool(c, "is_k_raft_controller")?
+            } else {
+                false
+            };
+            let controller_epoch = rt::read::i32(c, "controller_epoch")?;
+            let broker_epoch = if v >= 2 {
+                rt::read::i64(c, "broker_epoch")?
+            } else {
+                -1_i64
+            };
+            let r#type = if v >= 5 { rt::read::i8(c, "type")? } else { 0_i8 };
+            let ungrouped_partition_states = if v <= 1 {
+                rt::owned::read_array::<LeaderAndIsrPartitionState, _>(c, v >= 4, v, "ungrouped_partition_states")?
+            } else {
+                Vec::new()
+            };
+            let topic_states = if v >= 2 {
+                rt::owned::read_array::<LeaderAndIsrTopicState, _>(c, v >= 4, v, "topic_states")?
+            } else {
+                Vec::new()
+            };
+            let live_leaders = rt::owned::read_array::<LeaderAndIsrLiveLeader, _>(c, v >= 4, v, "live_leaders")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                controller_id,
+                is_k_raft_controller,
+                controller_epoch,
+                broker_epoch,
+                r#type,
+                ungrouped_partition_states,
+                topic_states,
+                live_leaders,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 7 {
@@ -2034,6 +2077,75 @@ pub mod owned {
     impl rt::Sealed for LeaderAndIsrPartitionState {}
 
     impl rt::OwnedStruct for LeaderAndIsrPartitionState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = if v <= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
+                    rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
+                    rt::read::i32(c, "ungrouped_partition_states[].leader")?;
+                    rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
+                    return Err(rt::read::short(c, "ungrouped_partition_states[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<16, 0>(&r);
+            let controller_epoch = rt::read::i32_at::<16, 4>(&r);
+            let leader = rt::read::i32_at::<16, 8>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 12>(&r);
+            let isr = rt::owned::read_array::<i32, _>(c, v >= 4, v, "ungrouped_partition_states[].isr")?;
+            let partition_epoch = rt::read::i32(c, "ungrouped_partition_states[].partition_epoch")?;
+            let replicas = rt::owned::read_array::<i32, _>(c, v >= 4, v, "ungrouped_partition_states[].replicas")?;
+            let adding_replicas = if v >= 3 {
+                rt::owned::read_array::<i32, _>(c, v >= 4, v, "ungrouped_partition_states[].adding_replicas")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let removing_replicas = if v >= 3 {
+                rt::owned::read_array::<i32, _>(c, v >= 4, v, "ungrouped_partition_states[].removing_replicas")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let is_new = if v >= 1 {
+                rt::read::bool(c, "ungrouped_partition_states[].is_new")?
+            } else {
+                false
+            };
+            let leader_recovery_state = if v >= 6 {
+                rt::read::i8(c, "ungrouped_partition_states[].leader_recovery_state")?
+            } else {
+                0_i8
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "ungrouped_partition_states[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                controller_epoch,
+                leader,
+                leader_epoch,
+                isr,
+                partition_epoch,
+                replicas,
+                adding_replicas,
+                removing_replicas,
+                is_new,
+                leader_recovery_state,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2186,6 +2298,37 @@ pub mod owned {
     impl rt::Sealed for LeaderAndIsrTopicState {}
 
     impl rt::OwnedStruct for LeaderAndIsrTopicState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = if v >= 2 {
+                rt::CompactString::from(rt::read::str(c, v >= 4, "topic_states[].topic_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 5 {
+                rt::read::uuid(c, "topic_states[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_states = if v >= 2 {
+                rt::owned::read_array::<LeaderAndIsrPartitionState, _>(c, v >= 4, v, "topic_states[].partition_states")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topic_states[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partition_states,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2283,6 +2426,24 @@ pub mod owned {
     impl rt::Sealed for LeaderAndIsrLiveLeader {}
 
     impl rt::OwnedStruct for LeaderAndIsrLiveLeader {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
+            let host_name = rt::CompactString::from(rt::read::str(c, v >= 4, "live_leaders[].host_name")?);
+            let port = rt::read::i32(c, "live_leaders[].port")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "live_leaders[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                broker_id,
+                host_name,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -835,6 +835,31 @@ pub mod owned {
     impl rt::Sealed for LeaderAndIsrResponse {}
 
     impl rt::OwnedStruct for LeaderAndIsrResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let partition_errors = if v <= 4 {
+                rt::owned::read_array::<LeaderAndIsrPartitionError, _>(c, v >= 4, v, "partition_errors")?
+            } else {
+                Vec::new()
+            };
+            let topics = if v >= 5 {
+                rt::owned::read_array::<LeaderAndIsrTopicError, _>(c, v >= 4, v, "topics")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                partition_errors,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v <= 4 {
@@ -921,6 +946,36 @@ pub mod owned {
     impl rt::Sealed for LeaderAndIsrPartitionError {}
 
     impl rt::OwnedStruct for LeaderAndIsrPartitionError {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = if v <= 4 {
+                rt::CompactString::from(rt::read::str(c, v >= 4, "partition_errors[].topic_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "partition_errors[].partition_index")?;
+                    rt::read::i16(c, "partition_errors[].error_code")?;
+                    return Err(rt::read::short(c, "partition_errors[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "partition_errors[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -999,6 +1054,31 @@ pub mod owned {
     impl rt::Sealed for LeaderAndIsrTopicError {}
 
     impl rt::OwnedStruct for LeaderAndIsrTopicError {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = if v >= 5 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_errors = if v >= 5 {
+                rt::owned::read_array::<LeaderAndIsrPartitionError, _>(c, v >= 4, v, "topics[].partition_errors")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_TOPICS_PARTITION_ERRORS.paths))?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_id,
+                partition_errors,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

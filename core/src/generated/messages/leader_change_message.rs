@@ -519,6 +519,31 @@ pub mod owned {
     impl rt::Sealed for LeaderChangeMessage {}
 
     impl rt::OwnedStruct for LeaderChangeMessage {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "version")?;
+                    rt::read::i32(c, "leader_id")?;
+                    return Err(rt::read::short(c, "version"));
+                }
+            };
+            let version = rt::read::i16_at::<6, 0>(&r);
+            let leader_id = rt::read::i32_at::<6, 2>(&r);
+            let voters = rt::owned::read_array::<Voter, _>(c, true, v, "voters")?;
+            let granting_voters = rt::owned::read_array::<Voter, _>(c, true, v, "granting_voters")
+                .map_err(|e| e.renamed(super::fields::ALIAS_GRANTING_VOTERS.paths))?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                version,
+                leader_id,
+                voters,
+                granting_voters,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
@@ -579,6 +604,23 @@ pub mod owned {
     impl rt::Sealed for Voter {}
 
     impl rt::OwnedStruct for Voter {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let voter_id = rt::read::i32(c, "voters[].voter_id")?;
+            let voter_directory_id = if v >= 1 {
+                rt::read::uuid(c, "voters[].voter_directory_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "voters[]._tagged_fields")?);
+            Ok(Self {
+                voter_id,
+                voter_directory_id,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

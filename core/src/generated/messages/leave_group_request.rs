@@ -549,6 +549,32 @@ pub mod owned {
     impl rt::Sealed for LeaveGroupRequest {}
 
     impl rt::OwnedStruct for LeaveGroupRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, v >= 4, "group_id")?);
+            let member_id = if v <= 2 {
+                rt::CompactString::from(rt::read::str(c, v >= 4, "member_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let members = if v >= 3 {
+                rt::owned::read_array::<MemberIdentity, _>(c, v >= 4, v, "members")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                group_id,
+                member_id,
+                members,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
@@ -636,6 +662,36 @@ pub mod owned {
     impl rt::Sealed for MemberIdentity {}
 
     impl rt::OwnedStruct for MemberIdentity {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let member_id = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 4, "members[].member_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let reason = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "members[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                member_id,
+                group_instance_id,
+                reason,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

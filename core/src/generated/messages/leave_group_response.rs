@@ -537,6 +537,32 @@ pub mod owned {
     impl rt::Sealed for LeaveGroupResponse {}
 
     impl rt::OwnedStruct for LeaveGroupResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let members = if v >= 3 {
+                rt::owned::read_array::<MemberResponse, _>(c, v >= 4, v, "members")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                members,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 1 {
@@ -617,6 +643,36 @@ pub mod owned {
     impl rt::Sealed for MemberResponse {}
 
     impl rt::OwnedStruct for MemberResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let member_id = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 4, "members[].member_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let error_code = if v >= 3 {
+                rt::read::i16(c, "members[].error_code")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "members[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                member_id,
+                group_instance_id,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -197,6 +197,20 @@ pub mod owned {
     impl rt::Sealed for ListConfigResourcesRequest {}
 
     impl rt::OwnedStruct for ListConfigResourcesRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resource_types = if v >= 1 {
+                rt::owned::read_array::<i8, _>(c, true, v, "resource_types")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                resource_types,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {

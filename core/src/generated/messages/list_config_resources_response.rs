@@ -432,6 +432,28 @@ pub mod owned {
     impl rt::Sealed for ListConfigResourcesResponse {}
 
     impl rt::OwnedStruct for ListConfigResourcesResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let config_resources = rt::owned::read_array::<ConfigResource, _>(c, true, v, "config_resources")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                config_resources,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.config_resources, true, v, "config_resources")?;
@@ -487,6 +509,23 @@ pub mod owned {
     impl rt::Sealed for ConfigResource {}
 
     impl rt::OwnedStruct for ConfigResource {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let resource_name = rt::CompactString::from(rt::read::str(c, true, "config_resources[].resource_name")?);
+            let resource_type = if v >= 1 {
+                rt::read::i8(c, "config_resources[].resource_type")?
+            } else {
+                16_i8
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "config_resources[]._tagged_fields")?);
+            Ok(Self {
+                resource_name,
+                resource_type,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -259,6 +259,30 @@ pub mod owned {
     impl rt::Sealed for ListGroupsRequest {}
 
     impl rt::OwnedStruct for ListGroupsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let states_filter = if v >= 4 {
+                rt::owned::read_array::<rt::CompactString, _>(c, v >= 3, v, "states_filter")?
+            } else {
+                Vec::new()
+            };
+            let types_filter = if v >= 5 {
+                rt::owned::read_array::<rt::CompactString, _>(c, v >= 3, v, "types_filter")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                states_filter,
+                types_filter,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 4 {

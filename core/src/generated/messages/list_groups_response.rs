@@ -522,6 +522,28 @@ pub mod owned {
     impl rt::Sealed for ListGroupsResponse {}
 
     impl rt::OwnedStruct for ListGroupsResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let groups = rt::owned::read_array::<ListedGroup, _>(c, v >= 3, v, "groups")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                groups,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 1 {
@@ -596,6 +618,34 @@ pub mod owned {
     impl rt::Sealed for ListedGroup {}
 
     impl rt::OwnedStruct for ListedGroup {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, v >= 3, "groups[].group_id")?);
+            let protocol_type = rt::CompactString::from(rt::read::str(c, v >= 3, "groups[].protocol_type")?);
+            let group_state = if v >= 4 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "groups[].group_state")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let group_type = if v >= 5 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "groups[].group_type")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                group_id,
+                protocol_type,
+                group_state,
+                group_type,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

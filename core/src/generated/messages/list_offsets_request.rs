@@ -756,6 +756,33 @@ pub mod owned {
     impl rt::Sealed for ListOffsetsRequest {}
 
     impl rt::OwnedStruct for ListOffsetsRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let replica_id = rt::read::i32(c, "replica_id")?;
+            let isolation_level = if v >= 2 {
+                rt::read::i8(c, "isolation_level")?
+            } else {
+                0_i8
+            };
+            let topics = rt::owned::read_array::<ListOffsetsTopic, _>(c, v >= 6, v, "topics")?;
+            let timeout_ms = if v >= 10 {
+                rt::read::i32(c, "timeout_ms")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                replica_id,
+                isolation_level,
+                topics,
+                timeout_ms,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             if v >= 2 {
@@ -841,6 +868,22 @@ pub mod owned {
     impl rt::Sealed for ListOffsetsTopic {}
 
     impl rt::OwnedStruct for ListOffsetsTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 6, "topics[].name")?);
+            let partitions = rt::owned::read_array::<ListOffsetsPartition, _>(c, v >= 6, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -913,6 +956,34 @@ pub mod owned {
     impl rt::Sealed for ListOffsetsPartition {}
 
     impl rt::OwnedStruct for ListOffsetsPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let current_leader_epoch = if v >= 4 {
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let timestamp = rt::read::i64(c, "topics[].partitions[].timestamp")?;
+            let max_num_offsets = if v <= 0 {
+                rt::read::i32(c, "topics[].partitions[].max_num_offsets")?
+            } else {
+                1_i32
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                current_leader_epoch,
+                timestamp,
+                max_num_offsets,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

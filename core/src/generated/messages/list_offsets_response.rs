@@ -830,6 +830,25 @@ pub mod owned {
     impl rt::Sealed for ListOffsetsResponse {}
 
     impl rt::OwnedStruct for ListOffsetsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 2 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let topics = rt::owned::read_array::<ListOffsetsTopicResponse, _>(c, v >= 6, v, "topics")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -895,6 +914,23 @@ pub mod owned {
     impl rt::Sealed for ListOffsetsTopicResponse {}
 
     impl rt::OwnedStruct for ListOffsetsTopicResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 6, "topics[].name")?);
+            let partitions =
+                rt::owned::read_array::<ListOffsetsPartitionResponse, _>(c, v >= 6, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -975,6 +1011,61 @@ pub mod owned {
     impl rt::Sealed for ListOffsetsPartitionResponse {}
 
     impl rt::OwnedStruct for ListOffsetsPartitionResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let old_style_offsets = if v <= 0 {
+                rt::owned::read_array::<i64, _>(c, v >= 6, v, "topics[].partitions[].old_style_offsets")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let timestamp;
+            let offset;
+            if v >= 1 {
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i64(c, "topics[].partitions[].timestamp")?;
+                        rt::read::i64(c, "topics[].partitions[].offset")?;
+                        return Err(rt::read::short(c, "topics[].partitions[].timestamp"));
+                    }
+                };
+                timestamp = rt::read::i64_at::<16, 0>(&r);
+                offset = rt::read::i64_at::<16, 8>(&r);
+            } else {
+                timestamp = -1_i64;
+                offset = -1_i64;
+            }
+            let leader_epoch = if v >= 4 {
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                error_code,
+                old_style_offsets,
+                timestamp,
+                offset,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

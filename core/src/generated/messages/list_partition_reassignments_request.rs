@@ -378,6 +378,18 @@ pub mod owned {
     impl rt::Sealed for ListPartitionReassignmentsRequest {}
 
     impl rt::OwnedStruct for ListPartitionReassignmentsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let topics = rt::owned::read_opt_array::<ListPartitionReassignmentsTopics, _>(c, true, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                timeout_ms,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "topics")?;
@@ -430,6 +442,19 @@ pub mod owned {
     impl rt::Sealed for ListPartitionReassignmentsTopics {}
 
     impl rt::OwnedStruct for ListPartitionReassignmentsTopics {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let partition_indexes = rt::owned::read_array::<i32, _>(c, true, v, "topics[].partition_indexes")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

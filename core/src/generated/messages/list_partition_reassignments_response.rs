@@ -680,6 +680,29 @@ pub mod owned {
     impl rt::Sealed for ListPartitionReassignmentsResponse {}
 
     impl rt::OwnedStruct for ListPartitionReassignmentsResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let topics = rt::owned::read_array::<OngoingTopicReassignment, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -737,6 +760,20 @@ pub mod owned {
     impl rt::Sealed for OngoingTopicReassignment {}
 
     impl rt::OwnedStruct for OngoingTopicReassignment {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let partitions =
+                rt::owned::read_array::<OngoingPartitionReassignment, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -801,6 +838,24 @@ pub mod owned {
     impl rt::Sealed for OngoingPartitionReassignment {}
 
     impl rt::OwnedStruct for OngoingPartitionReassignment {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let replicas = rt::owned::read_array::<i32, _>(c, true, v, "topics[].partitions[].replicas")?;
+            let adding_replicas = rt::owned::read_array::<i32, _>(c, true, v, "topics[].partitions[].adding_replicas")?;
+            let removing_replicas =
+                rt::owned::read_array::<i32, _>(c, true, v, "topics[].partitions[].removing_replicas")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                replicas,
+                adding_replicas,
+                removing_replicas,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

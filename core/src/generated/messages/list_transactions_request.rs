@@ -312,6 +312,30 @@ pub mod owned {
     impl rt::Sealed for ListTransactionsRequest {}
 
     impl rt::OwnedStruct for ListTransactionsRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let state_filters = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "state_filters")?;
+            let producer_id_filters = rt::owned::read_array::<i64, _>(c, true, v, "producer_id_filters")?;
+            let duration_filter = if v >= 1 {
+                rt::read::i64(c, "duration_filter")?
+            } else {
+                -1_i64
+            };
+            let transactional_id_pattern = if v >= 2 {
+                rt::read::opt_str(c, true, v >= 2, "transactional_id_pattern")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                state_filters,
+                producer_id_filters,
+                duration_filter,
+                transactional_id_pattern,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.state_filters, true, v, "state_filters")?;

@@ -478,6 +478,31 @@ pub mod owned {
     impl rt::Sealed for ListTransactionsResponse {}
 
     impl rt::OwnedStruct for ListTransactionsResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_state_filters =
+                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "unknown_state_filters")?;
+            let transaction_states = rt::owned::read_array::<TransactionState, _>(c, true, v, "transaction_states")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                unknown_state_filters,
+                transaction_states,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
@@ -539,6 +564,23 @@ pub mod owned {
     impl rt::Sealed for TransactionState {}
 
     impl rt::OwnedStruct for TransactionState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let transactional_id =
+                rt::CompactString::from(rt::read::str(c, true, "transaction_states[].transactional_id")?);
+            let producer_id = rt::read::i64(c, "transaction_states[].producer_id")?;
+            let transaction_state =
+                rt::CompactString::from(rt::read::str(c, true, "transaction_states[].transaction_state")?);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?);
+            Ok(Self {
+                transactional_id,
+                producer_id,
+                transaction_state,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

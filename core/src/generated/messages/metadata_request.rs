@@ -535,6 +535,38 @@ pub mod owned {
     impl rt::Sealed for MetadataRequest {}
 
     impl rt::OwnedStruct for MetadataRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topics = rt::owned::read_opt_array::<MetadataRequestTopic, _>(c, v >= 9, v >= 1, v, "topics")?;
+            let allow_auto_topic_creation = if v >= 4 {
+                rt::read::bool(c, "allow_auto_topic_creation")?
+            } else {
+                true
+            };
+            let include_cluster_authorized_operations = if (8..=10).contains(&v) {
+                rt::read::bool(c, "include_cluster_authorized_operations")?
+            } else {
+                false
+            };
+            let include_topic_authorized_operations = if v >= 8 {
+                rt::read::bool(c, "include_topic_authorized_operations")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topics,
+                allow_auto_topic_creation,
+                include_cluster_authorized_operations,
+                include_topic_authorized_operations,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 9, v >= 1, v, "topics")?;
@@ -643,6 +675,26 @@ pub mod owned {
     impl rt::Sealed for MetadataRequestTopic {}
 
     impl rt::OwnedStruct for MetadataRequestTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = if v >= 10 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let name = rt::read::opt_str(c, v >= 9, v >= 10, "topics[].name")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_id,
+                name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -1386,6 +1386,51 @@ pub mod owned {
     impl rt::Sealed for MetadataResponse {}
 
     impl rt::OwnedStruct for MetadataResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 3 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let brokers = rt::owned::read_array::<MetadataResponseBroker, _>(c, v >= 9, v, "brokers")?;
+            let cluster_id = if v >= 2 {
+                rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let controller_id = if v >= 1 {
+                rt::read::i32(c, "controller_id")?
+            } else {
+                -1_i32
+            };
+            let topics = rt::owned::read_array::<MetadataResponseTopic, _>(c, v >= 9, v, "topics")?;
+            let cluster_authorized_operations = if (8..=10).contains(&v) {
+                rt::read::i32(c, "cluster_authorized_operations")?
+            } else {
+                -2147483648_i32
+            };
+            let error_code = if v >= 13 {
+                rt::read::i16(c, "error_code")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                brokers,
+                cluster_id,
+                controller_id,
+                topics,
+                cluster_authorized_operations,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -1498,6 +1543,30 @@ pub mod owned {
     impl rt::Sealed for MetadataResponseBroker {}
 
     impl rt::OwnedStruct for MetadataResponseBroker {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let node_id = rt::read::i32(c, "brokers[].node_id")?;
+            let host = rt::CompactString::from(rt::read::str(c, v >= 9, "brokers[].host")?);
+            let port = rt::read::i32(c, "brokers[].port")?;
+            let rack = if v >= 1 {
+                rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "brokers[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                rack,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1584,6 +1653,43 @@ pub mod owned {
     impl rt::Sealed for MetadataResponseTopic {}
 
     impl rt::OwnedStruct for MetadataResponseTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "topics[].error_code")?;
+            let name = rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?.map(rt::CompactString::from);
+            let topic_id = if v >= 10 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let is_internal = if v >= 1 {
+                rt::read::bool(c, "topics[].is_internal")?
+            } else {
+                false
+            };
+            let partitions =
+                rt::owned::read_array::<MetadataResponsePartition, _>(c, v >= 9, v, "topics[].partitions")?;
+            let topic_authorized_operations = if v >= 8 {
+                rt::read::i32(c, "topics[].topic_authorized_operations")?
+            } else {
+                -2147483648_i32
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                name,
+                topic_id,
+                is_internal,
+                partitions,
+                topic_authorized_operations,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1700,6 +1806,49 @@ pub mod owned {
     impl rt::Sealed for MetadataResponsePartition {}
 
     impl rt::OwnedStruct for MetadataResponsePartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 10] = match rt::read::run::<10>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                }
+            };
+            let error_code = rt::read::i16_at::<10, 0>(&r);
+            let partition_index = rt::read::i32_at::<10, 2>(&r);
+            let leader_id = rt::read::i32_at::<10, 6>(&r);
+            let leader_epoch = if v >= 7 {
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let replica_nodes = rt::owned::read_array::<i32, _>(c, v >= 9, v, "topics[].partitions[].replica_nodes")?;
+            let isr_nodes = rt::owned::read_array::<i32, _>(c, v >= 9, v, "topics[].partitions[].isr_nodes")?;
+            let offline_replicas = if v >= 5 {
+                rt::owned::read_array::<i32, _>(c, v >= 9, v, "topics[].partitions[].offline_replicas")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                partition_index,
+                leader_id,
+                leader_epoch,
+                replica_nodes,
+                isr_nodes,
+                offline_replicas,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

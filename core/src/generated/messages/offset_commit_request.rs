@@ -953,6 +953,45 @@ pub mod owned {
     impl rt::Sealed for OffsetCommitRequest {}
 
     impl rt::OwnedStruct for OffsetCommitRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, v >= 8, "group_id")?);
+            let generation_id_or_member_epoch = if v >= 1 {
+                rt::read::i32(c, "generation_id_or_member_epoch")?
+            } else {
+                -1_i32
+            };
+            let member_id = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 8, "member_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let group_instance_id = if v >= 7 {
+                rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let retention_time_ms = if (2..=4).contains(&v) {
+                rt::read::i64(c, "retention_time_ms")?
+            } else {
+                -1_i64
+            };
+            let topics = rt::owned::read_array::<OffsetCommitRequestTopic, _>(c, v >= 8, v, "topics")?;
+            let unknown_tagged_fields = if v >= 8 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                group_id,
+                generation_id_or_member_epoch,
+                member_id,
+                group_instance_id,
+                retention_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, v >= 8, "group_id")?;
@@ -1048,6 +1087,33 @@ pub mod owned {
     impl rt::Sealed for OffsetCommitRequestTopic {}
 
     impl rt::OwnedStruct for OffsetCommitRequestTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v <= 9 {
+                rt::CompactString::from(rt::read::str(c, v >= 8, "topics[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 10 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions =
+                rt::owned::read_array::<OffsetCommitRequestPartition, _>(c, v >= 8, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 8 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1134,6 +1200,45 @@ pub mod owned {
     impl rt::Sealed for OffsetCommitRequestPartition {}
 
     impl rt::OwnedStruct for OffsetCommitRequestPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<12, 0>(&r);
+            let committed_offset = rt::read::i64_at::<12, 4>(&r);
+            let committed_leader_epoch = if v >= 6 {
+                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let commit_timestamp = if v == 1 {
+                rt::read::i64(c, "topics[].partitions[].commit_timestamp")?
+            } else {
+                -1_i64
+            };
+            let committed_metadata = rt::read::opt_str(c, v >= 8, true, "topics[].partitions[].committed_metadata")?
+                .map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 8 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                committed_offset,
+                committed_leader_epoch,
+                commit_timestamp,
+                committed_metadata,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -487,6 +487,16 @@ pub mod owned {
     impl rt::Sealed for OffsetDeleteRequest {}
 
     impl rt::OwnedStruct for OffsetDeleteRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, false, "group_id")?);
+            let topics = rt::owned::read_array::<OffsetDeleteRequestTopic, _>(c, false, v, "topics")?;
+            Ok(Self {
+                group_id,
+                topics,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, false, "group_id")?;
@@ -538,6 +548,18 @@ pub mod owned {
     impl rt::Sealed for OffsetDeleteRequestTopic {}
 
     impl rt::OwnedStruct for OffsetDeleteRequestTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, false, "topics[].name")?);
+            let partitions =
+                rt::owned::read_array::<OffsetDeleteRequestPartition, _>(c, false, v, "topics[].partitions")?;
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -588,6 +610,15 @@ pub mod owned {
     impl rt::Sealed for OffsetDeleteRequestPartition {}
 
     impl rt::OwnedStruct for OffsetDeleteRequestPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            Ok(Self {
+                partition_index,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -554,6 +554,26 @@ pub mod owned {
     impl rt::Sealed for OffsetDeleteResponse {}
 
     impl rt::OwnedStruct for OffsetDeleteResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    return Err(rt::read::short(c, "error_code"));
+                }
+            };
+            let error_code = rt::read::i16_at::<6, 0>(&r);
+            let throttle_time_ms = rt::read::i32_at::<6, 2>(&r);
+            let topics = rt::owned::read_array::<OffsetDeleteResponseTopic, _>(c, false, v, "topics")?;
+            Ok(Self {
+                error_code,
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
@@ -607,6 +627,18 @@ pub mod owned {
     impl rt::Sealed for OffsetDeleteResponseTopic {}
 
     impl rt::OwnedStruct for OffsetDeleteResponseTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, false, "topics[].name")?);
+            let partitions =
+                rt::owned::read_array::<OffsetDeleteResponsePartition, _>(c, false, v, "topics[].partitions")?;
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -661,6 +693,25 @@ pub mod owned {
     impl rt::Sealed for OffsetDeleteResponsePartition {}
 
     impl rt::OwnedStruct for OffsetDeleteResponsePartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            Ok(Self {
+                partition_index,
+                error_code,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -1146,6 +1146,41 @@ pub mod owned {
     impl rt::Sealed for OffsetFetchRequest {}
 
     impl rt::OwnedStruct for OffsetFetchRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = if v <= 7 {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "group_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topics = if v <= 7 {
+                rt::owned::read_opt_array::<OffsetFetchRequestTopic, _>(c, v >= 6, (2..=7).contains(&v), v, "topics")?
+            } else {
+                Some(Vec::new())
+            };
+            let groups = if v >= 8 {
+                rt::owned::read_array::<OffsetFetchRequestGroup, _>(c, v >= 6, v, "groups")?
+            } else {
+                Vec::new()
+            };
+            let require_stable = if v >= 7 {
+                rt::read::bool(c, "require_stable")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                group_id,
+                topics,
+                groups,
+                require_stable,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v <= 7 {
@@ -1258,6 +1293,30 @@ pub mod owned {
     impl rt::Sealed for OffsetFetchRequestTopic {}
 
     impl rt::OwnedStruct for OffsetFetchRequestTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v <= 7 {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "topics[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let partition_indexes = if v <= 7 {
+                rt::owned::read_array::<i32, _>(c, v >= 6, v, "topics[].partition_indexes")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1350,6 +1409,42 @@ pub mod owned {
     impl rt::Sealed for OffsetFetchRequestGroup {}
 
     impl rt::OwnedStruct for OffsetFetchRequestGroup {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = if v >= 8 {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "groups[].group_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let member_id = if v >= 9 {
+                rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let member_epoch = if v >= 9 {
+                rt::read::i32(c, "groups[].member_epoch")?
+            } else {
+                -1_i32
+            };
+            let topics = if v >= 8 {
+                rt::owned::read_opt_array::<OffsetFetchRequestTopics, _>(c, v >= 6, v >= 8, v, "groups[].topics")?
+            } else {
+                Some(Vec::new())
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                group_id,
+                member_id,
+                member_epoch,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1450,6 +1545,36 @@ pub mod owned {
     impl rt::Sealed for OffsetFetchRequestTopics {}
 
     impl rt::OwnedStruct for OffsetFetchRequestTopics {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if (8..=9).contains(&v) {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "groups[].topics[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 10 {
+                rt::read::uuid(c, "groups[].topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_indexes = if v >= 8 {
+                rt::owned::read_array::<i32, _>(c, v >= 6, v, "groups[].topics[].partition_indexes")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

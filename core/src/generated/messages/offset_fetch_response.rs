@@ -1838,6 +1838,41 @@ pub mod owned {
     impl rt::Sealed for OffsetFetchResponse {}
 
     impl rt::OwnedStruct for OffsetFetchResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 3 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let topics = if v <= 7 {
+                rt::owned::read_array::<OffsetFetchResponseTopic, _>(c, v >= 6, v, "topics")?
+            } else {
+                Vec::new()
+            };
+            let error_code = if (2..=7).contains(&v) {
+                rt::read::i16(c, "error_code")?
+            } else {
+                0_i16
+            };
+            let groups = if v >= 8 {
+                rt::owned::read_array::<OffsetFetchResponseGroup, _>(c, v >= 6, v, "groups")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                error_code,
+                groups,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -1931,6 +1966,30 @@ pub mod owned {
     impl rt::Sealed for OffsetFetchResponseTopic {}
 
     impl rt::OwnedStruct for OffsetFetchResponseTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v <= 7 {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "topics[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let partitions = if v <= 7 {
+                rt::owned::read_array::<OffsetFetchResponsePartition, _>(c, v >= 6, v, "topics[].partitions")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2019,6 +2078,35 @@ pub mod owned {
     impl rt::Sealed for OffsetFetchResponseGroup {}
 
     impl rt::OwnedStruct for OffsetFetchResponseGroup {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = if v >= 8 {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "groups[].group_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topics = if v >= 8 {
+                rt::owned::read_array::<OffsetFetchResponseTopics, _>(c, v >= 6, v, "groups[].topics")?
+            } else {
+                Vec::new()
+            };
+            let error_code = if v >= 8 {
+                rt::read::i16(c, "groups[].error_code")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                group_id,
+                topics,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2134,6 +2222,55 @@ pub mod owned {
     impl rt::Sealed for OffsetFetchResponsePartition {}
 
     impl rt::OwnedStruct for OffsetFetchResponsePartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index;
+            let committed_offset;
+            if v <= 7 {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                        rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+                        return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                    }
+                };
+                partition_index = rt::read::i32_at::<12, 0>(&r);
+                committed_offset = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                partition_index = 0_i32;
+                committed_offset = 0_i64;
+            }
+            let committed_leader_epoch = if (5..=7).contains(&v) {
+                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let metadata = if v <= 7 {
+                rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let error_code = if v <= 7 {
+                rt::read::i16(c, "topics[].partitions[].error_code")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                committed_offset,
+                committed_leader_epoch,
+                metadata,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2272,6 +2409,36 @@ pub mod owned {
     impl rt::Sealed for OffsetFetchResponseTopics {}
 
     impl rt::OwnedStruct for OffsetFetchResponseTopics {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if (8..=9).contains(&v) {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "groups[].topics[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 10 {
+                rt::read::uuid(c, "groups[].topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions = if v >= 8 {
+                rt::owned::read_array::<OffsetFetchResponsePartitions, _>(c, v >= 6, v, "groups[].topics[].partitions")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2368,6 +2535,58 @@ pub mod owned {
     impl rt::Sealed for OffsetFetchResponsePartitions {}
 
     impl rt::OwnedStruct for OffsetFetchResponsePartitions {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index;
+            let committed_offset;
+            let committed_leader_epoch;
+            if v >= 8 {
+                let r: [u8; 16] = match rt::read::run::<16>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
+                        rt::read::i64(c, "groups[].topics[].partitions[].committed_offset")?;
+                        rt::read::i32(c, "groups[].topics[].partitions[].committed_leader_epoch")?;
+                        return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+                    }
+                };
+                partition_index = rt::read::i32_at::<16, 0>(&r);
+                committed_offset = rt::read::i64_at::<16, 4>(&r);
+                committed_leader_epoch = rt::read::i32_at::<16, 12>(&r);
+            } else {
+                partition_index = 0_i32;
+                committed_offset = 0_i64;
+                committed_leader_epoch = -1_i32;
+            }
+            let metadata = if v >= 8 {
+                rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?
+                    .map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let error_code = if v >= 8 {
+                rt::read::i16(c, "groups[].topics[].partitions[].error_code")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "groups[].topics[].partitions[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                committed_offset,
+                committed_leader_epoch,
+                metadata,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -639,6 +639,25 @@ pub mod owned {
     impl rt::Sealed for OffsetForLeaderEpochRequest {}
 
     impl rt::OwnedStruct for OffsetForLeaderEpochRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let replica_id = if v >= 3 {
+                rt::read::i32(c, "replica_id")?
+            } else {
+                -2_i32
+            };
+            let topics = rt::owned::read_array::<OffsetForLeaderTopic, _>(c, v >= 4, v, "topics")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                replica_id,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 3 {
@@ -704,6 +723,22 @@ pub mod owned {
     impl rt::Sealed for OffsetForLeaderTopic {}
 
     impl rt::OwnedStruct for OffsetForLeaderTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = rt::CompactString::from(rt::read::str(c, v >= 4, "topics[].topic")?);
+            let partitions = rt::owned::read_array::<OffsetForLeaderPartition, _>(c, v >= 4, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -772,6 +807,28 @@ pub mod owned {
     impl rt::Sealed for OffsetForLeaderPartition {}
 
     impl rt::OwnedStruct for OffsetForLeaderPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
+            let current_leader_epoch = if v >= 2 {
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let leader_epoch = rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition,
+                current_leader_epoch,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

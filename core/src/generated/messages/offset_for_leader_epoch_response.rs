@@ -680,6 +680,25 @@ pub mod owned {
     impl rt::Sealed for OffsetForLeaderEpochResponse {}
 
     impl rt::OwnedStruct for OffsetForLeaderEpochResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 2 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let topics = rt::owned::read_array::<OffsetForLeaderTopicResult, _>(c, v >= 4, v, "topics")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 2 {
@@ -745,6 +764,22 @@ pub mod owned {
     impl rt::Sealed for OffsetForLeaderTopicResult {}
 
     impl rt::OwnedStruct for OffsetForLeaderTopicResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = rt::CompactString::from(rt::read::str(c, v >= 4, "topics[].topic")?);
+            let partitions = rt::owned::read_array::<EpochEndOffset, _>(c, v >= 4, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -817,6 +852,38 @@ pub mod owned {
     impl rt::Sealed for EpochEndOffset {}
 
     impl rt::OwnedStruct for EpochEndOffset {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    rt::read::i32(c, "topics[].partitions[].partition")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+                }
+            };
+            let error_code = rt::read::i16_at::<6, 0>(&r);
+            let partition = rt::read::i32_at::<6, 2>(&r);
+            let leader_epoch = if v >= 1 {
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let end_offset = rt::read::i64(c, "topics[].partitions[].end_offset")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                partition,
+                leader_epoch,
+                end_offset,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -733,6 +733,37 @@ pub mod owned {
     impl rt::Sealed for ProduceRequest {}
 
     impl rt::OwnedStruct for ProduceRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let transactional_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "acks")?;
+                    rt::read::i32(c, "timeout_ms")?;
+                    return Err(rt::read::short(c, "acks"));
+                }
+            };
+            let acks = rt::read::i16_at::<6, 0>(&r);
+            let timeout_ms = rt::read::i32_at::<6, 2>(&r);
+            let topic_data = rt::owned::read_array::<TopicProduceData, _>(c, v >= 9, v, "topic_data")?;
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                transactional_id,
+                acks,
+                timeout_ms,
+                topic_data,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             if v >= 3 {
@@ -812,6 +843,33 @@ pub mod owned {
     impl rt::Sealed for TopicProduceData {}
 
     impl rt::OwnedStruct for TopicProduceData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v <= 12 {
+                rt::CompactString::from(rt::read::str(c, v >= 9, "topic_data[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 13 {
+                rt::read::uuid(c, "topic_data[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_data =
+                rt::owned::read_array::<PartitionProduceData, _>(c, v >= 9, v, "topic_data[].partition_data")?;
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topic_data[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partition_data,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -886,6 +944,26 @@ pub mod owned {
     impl rt::Sealed for PartitionProduceData {}
 
     impl rt::OwnedStruct for PartitionProduceData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
+            let records =
+                rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?.map(<[u8]>::to_vec);
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "topic_data[].partition_data[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                index,
+                records,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

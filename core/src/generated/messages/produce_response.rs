@@ -1906,6 +1906,47 @@ pub mod owned {
     impl rt::Sealed for ProduceResponse {}
 
     impl rt::OwnedStruct for ProduceResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let responses = rt::owned::read_array::<TopicProduceResponse, _>(c, v >= 9, v, "responses")?;
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let mut node_endpoints_tag: Vec<NodeEndpoint> = Vec::new();
+            let unknown_tagged_fields = if v >= 9 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 10 => {
+                            node_endpoints_tag =
+                                rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+                            rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                            rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                responses,
+                throttle_time_ms,
+                node_endpoints: node_endpoints_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.responses, v >= 9, v, "responses")?;
@@ -1998,6 +2039,32 @@ pub mod owned {
     impl rt::Sealed for TopicProduceResponse {}
 
     impl rt::OwnedStruct for TopicProduceResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v <= 12 {
+                rt::CompactString::from(rt::read::str(c, v >= 9, "responses[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 13 {
+                rt::read::uuid(c, "responses[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_responses =
+                rt::owned::read_array::<PartitionProduceResponse, _>(c, v >= 9, v, "responses[].partition_responses")?;
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partition_responses,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2086,6 +2153,42 @@ pub mod owned {
     impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let node_id = if v >= 10 {
+                rt::read::i32(c, "node_endpoints[].node_id")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 10 {
+                rt::CompactString::from(rt::read::str(c, v >= 9, "node_endpoints[].host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let port = if v >= 10 {
+                rt::read::i32(c, "node_endpoints[].port")?
+            } else {
+                0_i32
+            };
+            let rack = if v >= 10 {
+                rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                rack,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2218,6 +2321,97 @@ pub mod owned {
     impl rt::Sealed for PartitionProduceResponse {}
 
     impl rt::OwnedStruct for PartitionProduceResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partition_responses[].index")?;
+                    rt::read::i16(c, "responses[].partition_responses[].error_code")?;
+                    rt::read::i64(c, "responses[].partition_responses[].base_offset")?;
+                    return Err(rt::read::short(c, "responses[].partition_responses[].index"));
+                }
+            };
+            let index = rt::read::i32_at::<14, 0>(&r);
+            let error_code = rt::read::i16_at::<14, 4>(&r);
+            let base_offset = rt::read::i64_at::<14, 6>(&r);
+            let log_append_time_ms = if v >= 2 {
+                rt::read::i64(c, "responses[].partition_responses[].log_append_time_ms")?
+            } else {
+                -1_i64
+            };
+            let log_start_offset = if v >= 5 {
+                rt::read::i64(c, "responses[].partition_responses[].log_start_offset")?
+            } else {
+                -1_i64
+            };
+            let record_errors = if v >= 8 {
+                rt::owned::read_array::<BatchIndexAndErrorMessage, _>(
+                    c,
+                    v >= 9,
+                    v,
+                    "responses[].partition_responses[].record_errors",
+                )?
+            } else {
+                Vec::new()
+            };
+            let error_message = if v >= 8 {
+                rt::read::opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?
+                    .map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let mut current_leader_tag: LeaderIdAndEpoch = LeaderIdAndEpoch::default();
+            let unknown_tagged_fields = if v >= 9 {
+                let (n, section) = rt::read::tag_section(c, "responses[].partition_responses[]._tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) =
+                        rt::read::next_tag(c, &mut next_tag, "responses[].partition_responses[]._tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 10 => {
+                            current_leader_tag = <LeaderIdAndEpoch as rt::OwnedStruct>::read(c, v)?;
+                            rt::read::check_tag_size(
+                                c,
+                                before,
+                                size,
+                                tag,
+                                "responses[].partition_responses[].current_leader",
+                            )?;
+                            rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::default());
+                        }
+                        0 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "responses[].partition_responses[].current_leader",
+                            ))
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "responses[].partition_responses[]._tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                index,
+                error_code,
+                base_offset,
+                log_append_time_ms,
+                log_start_offset,
+                record_errors,
+                error_message,
+                current_leader: current_leader_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2366,6 +2560,39 @@ pub mod owned {
     impl rt::Sealed for BatchIndexAndErrorMessage {}
 
     impl rt::OwnedStruct for BatchIndexAndErrorMessage {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let batch_index = if v >= 8 {
+                rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
+            } else {
+                0_i32
+            };
+            let batch_index_error_message = if v >= 8 {
+                rt::read::opt_str(
+                    c,
+                    v >= 9,
+                    v >= 8,
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                )?
+                .map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "responses[].partition_responses[].record_errors[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                batch_index,
+                batch_index_error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2476,6 +2703,43 @@ pub mod owned {
     impl rt::Sealed for LeaderIdAndEpoch {}
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let leader_id;
+            let leader_epoch;
+            if v >= 10 {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?;
+                        rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?;
+                        return Err(rt::read::short(
+                            c,
+                            "responses[].partition_responses[].current_leader.leader_id",
+                        ));
+                    }
+                };
+                leader_id = rt::read::i32_at::<8, 0>(&r);
+                leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            } else {
+                leader_id = -1_i32;
+                leader_epoch = -1_i32;
+            }
+            let unknown_tagged_fields = if v >= 9 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "responses[].partition_responses[].current_leader._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

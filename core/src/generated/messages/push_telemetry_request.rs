@@ -304,6 +304,34 @@ pub mod owned {
     impl rt::Sealed for PushTelemetryRequest {}
 
     impl rt::OwnedStruct for PushTelemetryRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 22] = match rt::read::run::<22>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "client_instance_id")?;
+                    rt::read::i32(c, "subscription_id")?;
+                    rt::read::bool(c, "terminating")?;
+                    rt::read::i8(c, "compression_type")?;
+                    return Err(rt::read::short(c, "client_instance_id"));
+                }
+            };
+            let client_instance_id = rt::read::uuid_at::<22, 0>(&r);
+            let subscription_id = rt::read::i32_at::<22, 16>(&r);
+            let terminating = rt::read::canon_bool(c, rt::read::u8_at::<22, 20>(&r));
+            let compression_type = rt::read::i8_at::<22, 21>(&r);
+            let metrics = rt::read::bytes(c, true, "metrics")?.to_vec();
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                client_instance_id,
+                subscription_id,
+                terminating,
+                compression_type,
+                metrics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 22;
             n += rt::write::bytes_size(&self.metrics, true, "metrics")?;

@@ -513,6 +513,17 @@ pub mod owned {
     impl rt::Sealed for ReadMirrorStatesRequest {}
 
     impl rt::OwnedStruct for ReadMirrorStatesRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let mirror_name = rt::CompactString::from(rt::read::str(c, true, "mirror_name")?);
+            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                mirror_name,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.mirror_name, true, "mirror_name")?;
@@ -566,6 +577,19 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "topics[].name")?);
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -618,6 +642,17 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -887,6 +887,15 @@ pub mod owned {
     impl rt::Sealed for ReadShareGroupStateResponse {}
 
     impl rt::OwnedStruct for ReadShareGroupStateResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let results = rt::owned::read_array::<ReadStateResult, _>(c, true, v, "results")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
@@ -938,6 +947,18 @@ pub mod owned {
     impl rt::Sealed for ReadStateResult {}
 
     impl rt::OwnedStruct for ReadStateResult {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "results[].topic_id")?;
+            let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1009,6 +1030,47 @@ pub mod owned {
     impl rt::Sealed for PartitionResult {}
 
     impl rt::OwnedStruct for PartitionResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "results[].partitions[].partition")?;
+                    rt::read::i16(c, "results[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "results[].partitions[].partition"));
+                }
+            };
+            let partition = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message =
+                rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?.map(rt::CompactString::from);
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "results[].partitions[].state_epoch")?;
+                    rt::read::i64(c, "results[].partitions[].start_offset")?;
+                    return Err(rt::read::short(c, "results[].partitions[].state_epoch"));
+                }
+            };
+            let state_epoch = rt::read::i32_at::<12, 0>(&r);
+            let start_offset = rt::read::i64_at::<12, 4>(&r);
+            let state_batches =
+                rt::owned::read_array::<StateBatch, _>(c, true, v, "results[].partitions[].state_batches")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "results[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition,
+                error_code,
+                error_message,
+                state_epoch,
+                start_offset,
+                state_batches,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1091,6 +1153,38 @@ pub mod owned {
     impl rt::Sealed for StateBatch {}
 
     impl rt::OwnedStruct for StateBatch {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 19] = match rt::read::run::<19>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?;
+                    rt::read::i64(c, "results[].partitions[].state_batches[].last_offset")?;
+                    rt::read::i8(c, "results[].partitions[].state_batches[].delivery_state")?;
+                    rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?;
+                    return Err(rt::read::short(
+                        c,
+                        "results[].partitions[].state_batches[].first_offset",
+                    ));
+                }
+            };
+            let first_offset = rt::read::i64_at::<19, 0>(&r);
+            let last_offset = rt::read::i64_at::<19, 8>(&r);
+            let delivery_state = rt::read::i8_at::<19, 16>(&r);
+            let delivery_count = rt::read::i16_at::<19, 17>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "results[].partitions[].state_batches[]._tagged_fields",
+            )?);
+            Ok(Self {
+                first_offset,
+                last_offset,
+                delivery_state,
+                delivery_count,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -690,6 +690,15 @@ pub mod owned {
     impl rt::Sealed for ReadShareGroupStateSummaryResponse {}
 
     impl rt::OwnedStruct for ReadShareGroupStateSummaryResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let results = rt::owned::read_array::<ReadStateSummaryResult, _>(c, true, v, "results")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.results, true, v, "results")?;
@@ -741,6 +750,19 @@ pub mod owned {
     impl rt::Sealed for ReadStateSummaryResult {}
 
     impl rt::OwnedStruct for ReadStateSummaryResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "results[].topic_id")?;
+            let partitions = rt::owned::read_array::<PartitionResult, _>(c, true, v, "results[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -816,6 +838,53 @@ pub mod owned {
     impl rt::Sealed for PartitionResult {}
 
     impl rt::OwnedStruct for PartitionResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "results[].partitions[].partition")?;
+                    rt::read::i16(c, "results[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "results[].partitions[].partition"));
+                }
+            };
+            let partition = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message =
+                rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?.map(rt::CompactString::from);
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "results[].partitions[].state_epoch")?;
+                    rt::read::i32(c, "results[].partitions[].leader_epoch")?;
+                    rt::read::i64(c, "results[].partitions[].start_offset")?;
+                    return Err(rt::read::short(c, "results[].partitions[].state_epoch"));
+                }
+            };
+            let state_epoch = rt::read::i32_at::<16, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 4>(&r);
+            let start_offset = rt::read::i64_at::<16, 8>(&r);
+            let delivery_complete_count = if v >= 1 {
+                rt::read::i32(c, "results[].partitions[].delivery_complete_count")?
+            } else {
+                -1_i32
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "results[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition,
+                error_code,
+                error_message,
+                state_epoch,
+                leader_epoch,
+                start_offset,
+                delivery_complete_count,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

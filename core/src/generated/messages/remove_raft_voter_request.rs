@@ -240,6 +240,28 @@ pub mod owned {
     impl rt::Sealed for RemoveRaftVoterRequest {}
 
     impl rt::OwnedStruct for RemoveRaftVoterRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "voter_id")?;
+                    rt::read::uuid(c, "voter_directory_id")?;
+                    return Err(rt::read::short(c, "voter_id"));
+                }
+            };
+            let voter_id = rt::read::i32_at::<20, 0>(&r);
+            let voter_directory_id = rt::read::uuid_at::<20, 4>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                cluster_id,
+                voter_id,
+                voter_directory_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;

@@ -227,6 +227,22 @@ pub mod owned {
     impl rt::Sealed for RenewDelegationTokenRequest {}
 
     impl rt::OwnedStruct for RenewDelegationTokenRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let hmac = rt::read::bytes(c, v >= 2, "hmac")?.to_vec();
+            let renew_period_ms = rt::read::i64(c, "renew_period_ms")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                hmac,
+                renew_period_ms,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;

@@ -259,6 +259,33 @@ pub mod owned {
     impl rt::Sealed for RenewDelegationTokenResponse {}
 
     impl rt::OwnedStruct for RenewDelegationTokenResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 14] = match rt::read::run::<14>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::i64(c, "expiry_timestamp_ms")?;
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    return Err(rt::read::short(c, "error_code"));
+                }
+            };
+            let error_code = rt::read::i16_at::<14, 0>(&r);
+            let expiry_timestamp_ms = rt::read::i64_at::<14, 2>(&r);
+            let throttle_time_ms = rt::read::i32_at::<14, 10>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                expiry_timestamp_ms,
+                throttle_time_ms,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 14;
             if v >= 2 {

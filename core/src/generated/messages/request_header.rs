@@ -304,6 +304,39 @@ pub mod owned {
     impl rt::Sealed for RequestHeader {}
 
     impl rt::OwnedStruct for RequestHeader {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "request_api_key")?;
+                    rt::read::i16(c, "request_api_version")?;
+                    rt::read::i32(c, "correlation_id")?;
+                    return Err(rt::read::short(c, "request_api_key"));
+                }
+            };
+            let request_api_key = rt::read::i16_at::<8, 0>(&r);
+            let request_api_version = rt::read::i16_at::<8, 2>(&r);
+            let correlation_id = rt::read::i32_at::<8, 4>(&r);
+            let client_id = if v >= 1 {
+                rt::read::opt_str(c, false, v >= 1, "client_id")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                request_api_key,
+                request_api_version,
+                correlation_id,
+                client_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 1 {

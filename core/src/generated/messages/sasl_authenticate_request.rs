@@ -196,6 +196,20 @@ pub mod owned {
     impl rt::Sealed for SaslAuthenticateRequest {}
 
     impl rt::OwnedStruct for SaslAuthenticateRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?.to_vec();
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                auth_bytes,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;

@@ -294,6 +294,30 @@ pub mod owned {
     impl rt::Sealed for SaslAuthenticateResponse {}
 
     impl rt::OwnedStruct for SaslAuthenticateResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?.map(rt::CompactString::from);
+            let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?.to_vec();
+            let session_lifetime_ms = if v >= 1 {
+                rt::read::i64(c, "session_lifetime_ms")?
+            } else {
+                0_i64
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                error_message,
+                auth_bytes,
+                session_lifetime_ms,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;

@@ -177,6 +177,15 @@ pub mod owned {
     impl rt::Sealed for SaslHandshakeRequest {}
 
     impl rt::OwnedStruct for SaslHandshakeRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let mechanism = rt::CompactString::from(rt::read::str(c, false, "mechanism")?);
+            Ok(Self {
+                mechanism,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.mechanism, false, "mechanism")?;

@@ -207,6 +207,17 @@ pub mod owned {
     impl rt::Sealed for SaslHandshakeResponse {}
 
     impl rt::OwnedStruct for SaslHandshakeResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let mechanisms = rt::owned::read_array::<rt::CompactString, _>(c, false, v, "mechanisms")?;
+            Ok(Self {
+                error_code,
+                mechanisms,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.mechanisms, false, v, "mechanisms")?;

@@ -889,6 +889,27 @@ pub mod owned {
     impl rt::Sealed for ShareAcknowledgeRequest {}
 
     impl rt::OwnedStruct for ShareAcknowledgeRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::opt_str(c, true, true, "group_id")?.map(rt::CompactString::from);
+            let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
+            let share_session_epoch = rt::read::i32(c, "share_session_epoch")?;
+            let is_renew_ack = if v >= 2 {
+                rt::read::bool(c, "is_renew_ack")?
+            } else {
+                false
+            };
+            let topics = rt::owned::read_array::<AcknowledgeTopic, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                group_id,
+                member_id,
+                share_session_epoch,
+                is_renew_ack,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
@@ -957,6 +978,18 @@ pub mod owned {
     impl rt::Sealed for AcknowledgeTopic {}
 
     impl rt::OwnedStruct for AcknowledgeTopic {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+            let partitions = rt::owned::read_array::<AcknowledgePartition, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1012,6 +1045,24 @@ pub mod owned {
     impl rt::Sealed for AcknowledgePartition {}
 
     impl rt::OwnedStruct for AcknowledgePartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let acknowledgement_batches = rt::owned::read_array::<AcknowledgementBatch, _>(
+                c,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                acknowledgement_batches,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1082,6 +1133,39 @@ pub mod owned {
     impl rt::Sealed for AcknowledgementBatch {}
 
     impl rt::OwnedStruct for AcknowledgementBatch {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
+                    rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
+                    return Err(rt::read::short(
+                        c,
+                        "topics[].partitions[].acknowledgement_batches[].first_offset",
+                    ));
+                }
+            };
+            let first_offset = rt::read::i64_at::<16, 0>(&r);
+            let last_offset = rt::read::i64_at::<16, 8>(&r);
+            let acknowledge_types = rt::owned::read_array::<i8, _>(
+                c,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+            )?);
+            Ok(Self {
+                first_offset,
+                last_offset,
+                acknowledge_types,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -1149,6 +1149,37 @@ pub mod owned {
     impl rt::Sealed for ShareAcknowledgeResponse {}
 
     impl rt::OwnedStruct for ShareAcknowledgeResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let acquisition_lock_timeout_ms = if v >= 2 {
+                rt::read::i32(c, "acquisition_lock_timeout_ms")?
+            } else {
+                0_i32
+            };
+            let responses = rt::owned::read_array::<ShareAcknowledgeTopicResponse, _>(c, true, v, "responses")?;
+            let node_endpoints = rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                acquisition_lock_timeout_ms,
+                responses,
+                node_endpoints,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -1214,6 +1245,18 @@ pub mod owned {
     impl rt::Sealed for ShareAcknowledgeTopicResponse {}
 
     impl rt::OwnedStruct for ShareAcknowledgeTopicResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "responses[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1277,6 +1320,23 @@ pub mod owned {
     impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let node_id = rt::read::i32(c, "node_endpoints[].node_id")?;
+            let host = rt::CompactString::from(rt::read::str(c, true, "node_endpoints[].host")?);
+            let port = rt::read::i32(c, "node_endpoints[].port")?;
+            let rack = rt::read::opt_str(c, true, true, "node_endpoints[].rack")?.map(rt::CompactString::from);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?);
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                rack,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -1343,6 +1403,34 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                    rt::read::i16(c, "responses[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?
+                .map(rt::CompactString::from);
+            let current_leader = <LeaderIdAndEpoch as rt::OwnedStruct>::read(c, v)?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "responses[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition_index,
+                error_code,
+                error_message,
+                current_leader,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1413,6 +1501,29 @@ pub mod owned {
     impl rt::Sealed for LeaderIdAndEpoch {}
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                }
+            };
+            let leader_id = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "responses[].partitions[].current_leader._tagged_fields",
+            )?);
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

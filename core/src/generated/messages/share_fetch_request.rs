@@ -1382,6 +1382,78 @@ pub mod owned {
     impl rt::Sealed for ShareFetchRequest {}
 
     impl rt::OwnedStruct for ShareFetchRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::read::opt_str(c, true, true, "group_id")?.map(rt::CompactString::from);
+            let member_id = rt::read::opt_str(c, true, true, "member_id")?.map(rt::CompactString::from);
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "share_session_epoch")?;
+                    rt::read::i32(c, "max_wait_ms")?;
+                    rt::read::i32(c, "min_bytes")?;
+                    rt::read::i32(c, "max_bytes")?;
+                    return Err(rt::read::short(c, "share_session_epoch"));
+                }
+            };
+            let share_session_epoch = rt::read::i32_at::<16, 0>(&r);
+            let max_wait_ms = rt::read::i32_at::<16, 4>(&r);
+            let min_bytes = rt::read::i32_at::<16, 8>(&r);
+            let max_bytes = rt::read::i32_at::<16, 12>(&r);
+            let max_records;
+            let batch_size;
+            if v >= 1 {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "max_records")?;
+                        rt::read::i32(c, "batch_size")?;
+                        return Err(rt::read::short(c, "max_records"));
+                    }
+                };
+                max_records = rt::read::i32_at::<8, 0>(&r);
+                batch_size = rt::read::i32_at::<8, 4>(&r);
+            } else {
+                max_records = 0_i32;
+                batch_size = 0_i32;
+            }
+            let share_acquire_mode;
+            let is_renew_ack;
+            if v >= 2 {
+                let r: [u8; 2] = match rt::read::run::<2>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i8(c, "share_acquire_mode")?;
+                        rt::read::bool(c, "is_renew_ack")?;
+                        return Err(rt::read::short(c, "share_acquire_mode"));
+                    }
+                };
+                share_acquire_mode = rt::read::i8_at::<2, 0>(&r);
+                is_renew_ack = rt::read::canon_bool(c, rt::read::u8_at::<2, 1>(&r));
+            } else {
+                share_acquire_mode = 0_i8;
+                is_renew_ack = false;
+            }
+            let topics = rt::owned::read_array::<FetchTopic, _>(c, true, v, "topics")?;
+            let forgotten_topics_data =
+                rt::owned::read_array::<ForgottenTopic, _>(c, true, v, "forgotten_topics_data")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                group_id,
+                member_id,
+                share_session_epoch,
+                max_wait_ms,
+                min_bytes,
+                max_bytes,
+                max_records,
+                batch_size,
+                share_acquire_mode,
+                is_renew_ack,
+                topics,
+                forgotten_topics_data,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 16;
             n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
@@ -1487,6 +1559,18 @@ pub mod owned {
     impl rt::Sealed for FetchTopic {}
 
     impl rt::OwnedStruct for FetchTopic {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+            let partitions = rt::owned::read_array::<FetchPartition, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1542,6 +1626,21 @@ pub mod owned {
     impl rt::Sealed for ForgottenTopic {}
 
     impl rt::OwnedStruct for ForgottenTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "forgotten_topics_data[].partitions")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "forgotten_topics_data[]._tagged_fields",
+            )?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1601,6 +1700,30 @@ pub mod owned {
     impl rt::Sealed for FetchPartition {}
 
     impl rt::OwnedStruct for FetchPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
+            let partition_max_bytes = if v <= 0 {
+                rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?
+            } else {
+                0_i32
+            };
+            let acknowledgement_batches = rt::owned::read_array::<AcknowledgementBatch, _>(
+                c,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                partition_max_bytes,
+                acknowledgement_batches,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1683,6 +1806,39 @@ pub mod owned {
     impl rt::Sealed for AcknowledgementBatch {}
 
     impl rt::OwnedStruct for AcknowledgementBatch {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
+                    rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
+                    return Err(rt::read::short(
+                        c,
+                        "topics[].partitions[].acknowledgement_batches[].first_offset",
+                    ));
+                }
+            };
+            let first_offset = rt::read::i64_at::<16, 0>(&r);
+            let last_offset = rt::read::i64_at::<16, 8>(&r);
+            let acknowledge_types = rt::owned::read_array::<i8, _>(
+                c,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+            )?);
+            Ok(Self {
+                first_offset,
+                last_offset,
+                acknowledge_types,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -1511,6 +1511,37 @@ pub mod owned {
     impl rt::Sealed for ShareFetchResponse {}
 
     impl rt::OwnedStruct for ShareFetchResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let acquisition_lock_timeout_ms = if v >= 1 {
+                rt::read::i32(c, "acquisition_lock_timeout_ms")?
+            } else {
+                0_i32
+            };
+            let responses = rt::owned::read_array::<ShareFetchableTopicResponse, _>(c, true, v, "responses")?;
+            let node_endpoints = rt::owned::read_array::<NodeEndpoint, _>(c, true, v, "node_endpoints")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                acquisition_lock_timeout_ms,
+                responses,
+                node_endpoints,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -1582,6 +1613,18 @@ pub mod owned {
     impl rt::Sealed for ShareFetchableTopicResponse {}
 
     impl rt::OwnedStruct for ShareFetchableTopicResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "responses[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1645,6 +1688,23 @@ pub mod owned {
     impl rt::Sealed for NodeEndpoint {}
 
     impl rt::OwnedStruct for NodeEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let node_id = rt::read::i32(c, "node_endpoints[].node_id")?;
+            let host = rt::CompactString::from(rt::read::str(c, true, "node_endpoints[].host")?);
+            let port = rt::read::i32(c, "node_endpoints[].port")?;
+            let rack = rt::read::opt_str(c, true, true, "node_endpoints[].rack")?.map(rt::CompactString::from);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "node_endpoints[]._tagged_fields")?);
+            Ok(Self {
+                node_id,
+                host,
+                port,
+                rack,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -1727,6 +1787,45 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                    rt::read::i16(c, "responses[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?
+                .map(rt::CompactString::from);
+            let acknowledge_error_code = rt::read::i16(c, "responses[].partitions[].acknowledge_error_code")?;
+            let acknowledge_error_message =
+                rt::read::opt_str(c, true, true, "responses[].partitions[].acknowledge_error_message")?
+                    .map(rt::CompactString::from);
+            let current_leader = <LeaderIdAndEpoch as rt::OwnedStruct>::read(c, v)?;
+            let records = rt::read::opt_bytes(c, true, v <= 0, "responses[].partitions[].records")?.map(<[u8]>::to_vec);
+            let acquired_records =
+                rt::owned::read_array::<AcquiredRecords, _>(c, true, v, "responses[].partitions[].acquired_records")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "responses[].partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                partition_index,
+                error_code,
+                error_message,
+                acknowledge_error_code,
+                acknowledge_error_message,
+                current_leader,
+                records,
+                acquired_records,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1838,6 +1937,29 @@ pub mod owned {
     impl rt::Sealed for LeaderIdAndEpoch {}
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                }
+            };
+            let leader_id = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "responses[].partitions[].current_leader._tagged_fields",
+            )?);
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -1906,6 +2028,35 @@ pub mod owned {
     impl rt::Sealed for AcquiredRecords {}
 
     impl rt::OwnedStruct for AcquiredRecords {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 18] = match rt::read::run::<18>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "responses[].partitions[].acquired_records[].first_offset")?;
+                    rt::read::i64(c, "responses[].partitions[].acquired_records[].last_offset")?;
+                    rt::read::i16(c, "responses[].partitions[].acquired_records[].delivery_count")?;
+                    return Err(rt::read::short(
+                        c,
+                        "responses[].partitions[].acquired_records[].first_offset",
+                    ));
+                }
+            };
+            let first_offset = rt::read::i64_at::<18, 0>(&r);
+            let last_offset = rt::read::i64_at::<18, 8>(&r);
+            let delivery_count = rt::read::i16_at::<18, 16>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "responses[].partitions[].acquired_records[]._tagged_fields",
+            )?);
+            Ok(Self {
+                first_offset,
+                last_offset,
+                delivery_count,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

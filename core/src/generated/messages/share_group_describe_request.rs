@@ -210,6 +210,18 @@ pub mod owned {
     impl rt::Sealed for ShareGroupDescribeRequest {}
 
     impl rt::OwnedStruct for ShareGroupDescribeRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_ids = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "group_ids")?;
+            let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                group_ids,
+                include_authorized_operations,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;

@@ -308,6 +308,25 @@ pub mod owned {
     impl rt::Sealed for ShareGroupHeartbeatRequest {}
 
     impl rt::OwnedStruct for ShareGroupHeartbeatRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+            let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+            let member_epoch = rt::read::i32(c, "member_epoch")?;
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+            let subscribed_topic_names =
+                rt::owned::read_opt_array::<rt::CompactString, _>(c, true, true, v, "subscribed_topic_names")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                group_id,
+                member_id,
+                member_epoch,
+                rack_id,
+                subscribed_topic_names,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;

@@ -179,6 +179,16 @@ pub mod owned {
     impl rt::Sealed for SnapshotFooterRecord {}
 
     impl rt::OwnedStruct for SnapshotFooterRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let version = rt::read::i16(c, "version")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                version,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             {

@@ -214,6 +214,26 @@ pub mod owned {
     impl rt::Sealed for SnapshotHeaderRecord {}
 
     impl rt::OwnedStruct for SnapshotHeaderRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 10] = match rt::read::run::<10>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "version")?;
+                    rt::read::i64(c, "last_contained_log_timestamp")?;
+                    return Err(rt::read::short(c, "version"));
+                }
+            };
+            let version = rt::read::i16_at::<10, 0>(&r);
+            let last_contained_log_timestamp = rt::read::i64_at::<10, 2>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                version,
+                last_contained_log_timestamp,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 10;
             {

@@ -1476,6 +1476,57 @@ pub mod owned {
     impl rt::Sealed for StopReplicaRequest {}
 
     impl rt::OwnedStruct for StopReplicaRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let controller_id = rt::read::i32(c, "controller_id")?;
+            let is_k_raft_controller = if v >= 4 {
+                rt::read::bool(c, "is_k_raft_controller")?
+            } else {
+                false
+            };
+            let controller_epoch = rt::read::i32(c, "controller_epoch")?;
+            let broker_epoch = if v >= 1 {
+                rt::read::i64(c, "broker_epoch")?
+            } else {
+                -1_i64
+            };
+            let delete_partitions = if v <= 2 {
+                rt::read::bool(c, "delete_partitions")?
+            } else {
+                false
+            };
+            let ungrouped_partitions = if v <= 0 {
+                rt::owned::read_array::<StopReplicaPartitionV0, _>(c, v >= 2, v, "ungrouped_partitions")?
+            } else {
+                Vec::new()
+            };
+            let topics = if (1..=2).contains(&v) {
+                rt::owned::read_array::<StopReplicaTopicV1, _>(c, v >= 2, v, "topics")?
+            } else {
+                Vec::new()
+            };
+            let topic_states = if v >= 3 {
+                rt::owned::read_array::<StopReplicaTopicState, _>(c, v >= 2, v, "topic_states")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                controller_id,
+                is_k_raft_controller,
+                controller_epoch,
+                broker_epoch,
+                delete_partitions,
+                ungrouped_partitions,
+                topics,
+                topic_states,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 4 {
@@ -1601,6 +1652,33 @@ pub mod owned {
     impl rt::Sealed for StopReplicaPartitionV0 {}
 
     impl rt::OwnedStruct for StopReplicaPartitionV0 {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = if v <= 0 {
+                rt::CompactString::from(rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let partition_index = if v <= 0 {
+                rt::read::i32(c, "ungrouped_partitions[].partition_index")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "ungrouped_partitions[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1695,6 +1773,30 @@ pub mod owned {
     impl rt::Sealed for StopReplicaTopicV1 {}
 
     impl rt::OwnedStruct for StopReplicaTopicV1 {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if (1..=2).contains(&v) {
+                rt::CompactString::from(rt::read::str(c, v >= 2, "topics[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let partition_indexes = if (1..=2).contains(&v) {
+                rt::owned::read_array::<i32, _>(c, v >= 2, v, "topics[].partition_indexes")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1779,6 +1881,30 @@ pub mod owned {
     impl rt::Sealed for StopReplicaTopicState {}
 
     impl rt::OwnedStruct for StopReplicaTopicState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 2, "topic_states[].topic_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let partition_states = if v >= 3 {
+                rt::owned::read_array::<StopReplicaPartitionState, _>(c, v >= 2, v, "topic_states[].partition_states")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topic_states[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                partition_states,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1867,6 +1993,45 @@ pub mod owned {
     impl rt::Sealed for StopReplicaPartitionState {}
 
     impl rt::OwnedStruct for StopReplicaPartitionState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition_index;
+            let leader_epoch;
+            let delete_partition;
+            if v >= 3 {
+                let r: [u8; 9] = match rt::read::run::<9>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "topic_states[].partition_states[].partition_index")?;
+                        rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?;
+                        rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?;
+                        return Err(rt::read::short(c, "topic_states[].partition_states[].partition_index"));
+                    }
+                };
+                partition_index = rt::read::i32_at::<9, 0>(&r);
+                leader_epoch = rt::read::i32_at::<9, 4>(&r);
+                delete_partition = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
+            } else {
+                partition_index = 0_i32;
+                leader_epoch = -1_i32;
+                delete_partition = false;
+            }
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "topic_states[].partition_states[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                leader_epoch,
+                delete_partition,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

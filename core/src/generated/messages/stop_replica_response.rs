@@ -456,6 +456,23 @@ pub mod owned {
     impl rt::Sealed for StopReplicaResponse {}
 
     impl rt::OwnedStruct for StopReplicaResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let partition_errors =
+                rt::owned::read_array::<StopReplicaPartitionError, _>(c, v >= 2, v, "partition_errors")?;
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                partition_errors,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
@@ -520,6 +537,32 @@ pub mod owned {
     impl rt::Sealed for StopReplicaPartitionError {}
 
     impl rt::OwnedStruct for StopReplicaPartitionError {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, v >= 2, "partition_errors[].topic_name")?);
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "partition_errors[].partition_index")?;
+                    rt::read::i16(c, "partition_errors[].error_code")?;
+                    return Err(rt::read::short(c, "partition_errors[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 2 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "partition_errors[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -5449,6 +5449,17 @@ pub mod owned {
     impl rt::Sealed for StreamsGroupDescribeResponse {}
 
     impl rt::OwnedStruct for StreamsGroupDescribeResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let groups = rt::owned::read_array::<DescribedGroup, _>(c, true, v, "groups")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                groups,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
@@ -5541,6 +5552,59 @@ pub mod owned {
     impl rt::Sealed for DescribedGroup {}
 
     impl rt::OwnedStruct for DescribedGroup {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "groups[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, true, true, "groups[].error_message")?.map(rt::CompactString::from);
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "groups[].group_id")?);
+            let group_state = rt::CompactString::from(rt::read::str(c, true, "groups[].group_state")?);
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "groups[].group_epoch")?;
+                    rt::read::i32(c, "groups[].assignment_epoch")?;
+                    return Err(rt::read::short(c, "groups[].group_epoch"));
+                }
+            };
+            let group_epoch = rt::read::i32_at::<8, 0>(&r);
+            let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
+            let topology = rt::owned::read_opt_struct::<Topology>(c, true, v, "groups[].topology")?;
+            let members = rt::owned::read_array::<Member, _>(c, true, v, "groups[].members")?;
+            let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
+            let topology_description = if v >= 1 {
+                rt::owned::read_opt_struct::<TopologyDescription>(c, v >= 1, v, "groups[].topology_description")?
+            } else {
+                None
+            };
+            let topology_description_status = if v >= 1 {
+                rt::read::i8(c, "groups[].topology_description_status")?
+            } else {
+                0_i8
+            };
+            let assignor_name = if v >= 1 {
+                rt::read::opt_str(c, true, v >= 1, "groups[].assignor_name")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[]._tagged_fields")?);
+            Ok(Self {
+                error_code,
+                error_message,
+                group_id,
+                group_state,
+                group_epoch,
+                assignment_epoch,
+                topology,
+                members,
+                authorized_operations,
+                topology_description,
+                topology_description_status,
+                assignor_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -5646,6 +5710,19 @@ pub mod owned {
     impl rt::Sealed for Topology {}
 
     impl rt::OwnedStruct for Topology {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
+            let subtopologies =
+                rt::owned::read_opt_array::<Subtopology, _>(c, true, true, v, "groups[].topology.subtopologies")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].topology._tagged_fields")?);
+            Ok(Self {
+                epoch,
+                subtopologies,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -5766,6 +5843,48 @@ pub mod owned {
     impl rt::Sealed for Member {}
 
     impl rt::OwnedStruct for Member {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let member_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].member_id")?);
+            let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
+            let instance_id =
+                rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?.map(rt::CompactString::from);
+            let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?.map(rt::CompactString::from);
+            let client_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_id")?);
+            let client_host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_host")?);
+            let topology_epoch = rt::read::i32(c, "groups[].members[].topology_epoch")?;
+            let process_id = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].process_id")?);
+            let user_endpoint = rt::owned::read_opt_struct::<Endpoint>(c, true, v, "groups[].members[].user_endpoint")?;
+            let client_tags = rt::owned::read_array::<KeyValue, _>(c, true, v, "groups[].members[].client_tags")?;
+            let task_offsets = rt::owned::read_array::<TaskOffset, _>(c, true, v, "groups[].members[].task_offsets")?;
+            let task_end_offsets =
+                rt::owned::read_array::<TaskOffset, _>(c, true, v, "groups[].members[].task_end_offsets")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TASK_END_OFFSETS.paths))?;
+            let assignment = <Assignment as rt::OwnedStruct>::read(c, v)?;
+            let target_assignment = <Assignment as rt::OwnedStruct>::read(c, v)
+                .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_TARGET_ASSIGNMENT.paths))?;
+            let is_classic = rt::read::bool(c, "groups[].members[].is_classic")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "groups[].members[]._tagged_fields")?);
+            Ok(Self {
+                member_id,
+                member_epoch,
+                instance_id,
+                rack_id,
+                client_id,
+                client_host,
+                topology_epoch,
+                process_id,
+                user_endpoint,
+                client_tags,
+                task_offsets,
+                task_end_offsets,
+                assignment,
+                target_assignment,
+                is_classic,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -5874,6 +5993,38 @@ pub mod owned {
     impl rt::Sealed for TopologyDescription {}
 
     impl rt::OwnedStruct for TopologyDescription {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopologies = if v >= 1 {
+                rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies",
+                )?
+            } else {
+                Vec::new()
+            };
+            let global_stores = if v >= 1 {
+                rt::owned::read_array::<TopologyDescriptionGlobalStore, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.global_stores",
+                )?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].topology_description._tagged_fields",
+            )?);
+            Ok(Self {
+                subtopologies,
+                global_stores,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -5984,6 +6135,53 @@ pub mod owned {
     impl rt::Sealed for Subtopology {}
 
     impl rt::OwnedStruct for Subtopology {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "groups[].topology.subtopologies[].subtopology_id",
+            )?);
+            let source_topics = rt::owned::read_array::<rt::CompactString, _>(
+                c,
+                true,
+                v,
+                "groups[].topology.subtopologies[].source_topics",
+            )?;
+            let repartition_sink_topics = rt::owned::read_array::<rt::CompactString, _>(
+                c,
+                true,
+                v,
+                "groups[].topology.subtopologies[].repartition_sink_topics",
+            )?;
+            let state_changelog_topics = rt::owned::read_array::<TopicInfo, _>(
+                c,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics",
+            )?;
+            let repartition_source_topics = rt::owned::read_array::<TopicInfo, _>(
+                c,
+                true,
+                v,
+                "groups[].topology.subtopologies[].repartition_source_topics",
+            )
+            .map_err(|e| {
+                e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths)
+            })?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].topology.subtopologies[]._tagged_fields",
+            )?);
+            Ok(Self {
+                subtopology_id,
+                source_topics,
+                repartition_sink_topics,
+                state_changelog_topics,
+                repartition_source_topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -6106,6 +6304,21 @@ pub mod owned {
     impl rt::Sealed for Endpoint {}
 
     impl rt::OwnedStruct for Endpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let host = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].user_endpoint.host")?);
+            let port = rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].members[].user_endpoint._tagged_fields",
+            )?);
+            Ok(Self {
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -6168,6 +6381,21 @@ pub mod owned {
     impl rt::Sealed for KeyValue {}
 
     impl rt::OwnedStruct for KeyValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let key = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_tags[].key")?);
+            let value = rt::CompactString::from(rt::read::str(c, true, "groups[].members[].client_tags[].value")?);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].members[].client_tags[]._tagged_fields",
+            )?);
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -6228,6 +6456,35 @@ pub mod owned {
     impl rt::Sealed for TaskOffset {}
 
     impl rt::OwnedStruct for TaskOffset {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "groups[].members[].task_offsets[].subtopology_id",
+            )?);
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "groups[].members[].task_offsets[].partition")?;
+                    rt::read::i64(c, "groups[].members[].task_offsets[].offset")?;
+                    return Err(rt::read::short(c, "groups[].members[].task_offsets[].partition"));
+                }
+            };
+            let partition = rt::read::i32_at::<12, 0>(&r);
+            let offset = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].members[].task_offsets[]._tagged_fields",
+            )?);
+            Ok(Self {
+                subtopology_id,
+                partition,
+                offset,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -6306,6 +6563,28 @@ pub mod owned {
     impl rt::Sealed for Assignment {}
 
     impl rt::OwnedStruct for Assignment {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let active_tasks =
+                rt::owned::read_array::<TaskIds, _>(c, true, v, "groups[].members[].assignment.active_tasks")?;
+            let standby_tasks =
+                rt::owned::read_array::<TaskIds, _>(c, true, v, "groups[].members[].assignment.standby_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS.paths))?;
+            let warmup_tasks =
+                rt::owned::read_array::<TaskIds, _>(c, true, v, "groups[].members[].assignment.warmup_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS.paths))?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].members[].assignment._tagged_fields",
+            )?);
+            Ok(Self {
+                active_tasks,
+                standby_tasks,
+                warmup_tasks,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -6406,6 +6685,38 @@ pub mod owned {
     impl rt::Sealed for TopologyDescriptionSubtopology {}
 
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id = if v >= 1 {
+                rt::CompactString::from(rt::read::str(
+                    c,
+                    true,
+                    "groups[].topology_description.subtopologies[].subtopology_id",
+                )?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let nodes = if v >= 1 {
+                rt::owned::read_array::<TopologyDescriptionNode, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes",
+                )?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].topology_description.subtopologies[]._tagged_fields",
+            )?);
+            Ok(Self {
+                subtopology_id,
+                nodes,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -6509,6 +6820,33 @@ pub mod owned {
     impl rt::Sealed for TopologyDescriptionGlobalStore {}
 
     impl rt::OwnedStruct for TopologyDescriptionGlobalStore {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let source = if v >= 1 {
+                <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v).map_err(|e| {
+                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths)
+                })?
+            } else {
+                TopologyDescriptionNode::default()
+            };
+            let processor = if v >= 1 {
+                <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v).map_err(|e| {
+                    e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths)
+                })?
+            } else {
+                TopologyDescriptionNode::default()
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].topology_description.global_stores[]._tagged_fields",
+            )?);
+            Ok(Self {
+                source,
+                processor,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -6611,6 +6949,54 @@ pub mod owned {
     impl rt::Sealed for TopicInfo {}
 
     impl rt::OwnedStruct for TopicInfo {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "groups[].topology.subtopologies[].state_changelog_topics[].name",
+            )?);
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(
+                        c,
+                        "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+                    )?;
+                    rt::read::i16(
+                        c,
+                        "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
+                    )?;
+                    return Err(rt::read::short(
+                        c,
+                        "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+                    ));
+                }
+            };
+            let partitions = rt::read::i32_at::<6, 0>(&r);
+            let replication_factor = rt::read::i16_at::<6, 4>(&r);
+            let topic_configs = rt::owned::read_array::<KeyValue, _>(
+                c,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+            )
+            .map_err(|e| {
+                e.renamed(super::fields::ALIAS_GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+            })?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?);
+            Ok(Self {
+                name,
+                partitions,
+                replication_factor,
+                topic_configs,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -6698,6 +7084,26 @@ pub mod owned {
     impl rt::Sealed for TaskIds {}
 
     impl rt::OwnedStruct for TaskIds {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "groups[].members[].assignment.active_tasks[].subtopology_id",
+            )?);
+            let partitions =
+                rt::owned::read_array::<i32, _>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].members[].assignment.active_tasks[]._tagged_fields",
+            )?);
+            Ok(Self {
+                subtopology_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -6789,6 +7195,78 @@ pub mod owned {
     impl rt::Sealed for TopologyDescriptionNode {}
 
     impl rt::OwnedStruct for TopologyDescriptionNode {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v >= 1 {
+                rt::CompactString::from(rt::read::str(
+                    c,
+                    true,
+                    "groups[].topology_description.subtopologies[].nodes[].name",
+                )?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let node_type = if v >= 1 {
+                rt::read::i8(c, "groups[].topology_description.subtopologies[].nodes[].node_type")?
+            } else {
+                0_i8
+            };
+            let source_topics = if v >= 1 {
+                rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].source_topics",
+                )?
+            } else {
+                Vec::new()
+            };
+            let sink_topic = if v >= 1 {
+                rt::read::opt_str(
+                    c,
+                    true,
+                    v >= 1,
+                    "groups[].topology_description.subtopologies[].nodes[].sink_topic",
+                )?
+                .map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let stores = if v >= 1 {
+                rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].stores",
+                )?
+            } else {
+                Vec::new()
+            };
+            let successors = if v >= 1 {
+                rt::owned::read_array::<rt::CompactString, _>(
+                    c,
+                    true,
+                    v,
+                    "groups[].topology_description.subtopologies[].nodes[].successors",
+                )?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "groups[].topology_description.subtopologies[].nodes[]._tagged_fields",
+            )?);
+            Ok(Self {
+                name,
+                node_type,
+                source_topics,
+                sink_topic,
+                stores,
+                successors,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

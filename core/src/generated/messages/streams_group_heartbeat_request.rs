@@ -2942,6 +2942,58 @@ pub mod owned {
     impl rt::Sealed for StreamsGroupHeartbeatRequest {}
 
     impl rt::OwnedStruct for StreamsGroupHeartbeatRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+            let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "member_epoch")?;
+                    rt::read::i32(c, "endpoint_information_epoch")?;
+                    return Err(rt::read::short(c, "member_epoch"));
+                }
+            };
+            let member_epoch = rt::read::i32_at::<8, 0>(&r);
+            let endpoint_information_epoch = rt::read::i32_at::<8, 4>(&r);
+            let instance_id = rt::read::opt_str(c, true, true, "instance_id")?.map(rt::CompactString::from);
+            let rack_id = rt::read::opt_str(c, true, true, "rack_id")?.map(rt::CompactString::from);
+            let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
+            let topology = rt::owned::read_opt_struct::<Topology>(c, true, v, "topology")?;
+            let active_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "active_tasks")?;
+            let standby_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+            let warmup_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+            let process_id = rt::read::opt_str(c, true, true, "process_id")?.map(rt::CompactString::from);
+            let user_endpoint = rt::owned::read_opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
+            let client_tags = rt::owned::read_opt_array::<KeyValue, _>(c, true, true, v, "client_tags")?;
+            let task_offsets = rt::owned::read_opt_array::<TaskOffset, _>(c, true, true, v, "task_offsets")?;
+            let task_end_offsets = rt::owned::read_opt_array::<TaskOffset, _>(c, true, true, v, "task_end_offsets")
+                .map_err(|e| e.renamed(super::fields::ALIAS_TASK_END_OFFSETS.paths))?;
+            let shutdown_application = rt::read::bool(c, "shutdown_application")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                group_id,
+                member_id,
+                member_epoch,
+                endpoint_information_epoch,
+                instance_id,
+                rack_id,
+                rebalance_timeout_ms,
+                topology,
+                active_tasks,
+                standby_tasks,
+                warmup_tasks,
+                process_id,
+                user_endpoint,
+                client_tags,
+                task_offsets,
+                task_end_offsets,
+                shutdown_application,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 13;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
@@ -3039,6 +3091,18 @@ pub mod owned {
     impl rt::Sealed for Topology {}
 
     impl rt::OwnedStruct for Topology {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let epoch = rt::read::i32(c, "topology.epoch")?;
+            let subtopologies = rt::owned::read_array::<Subtopology, _>(c, true, v, "topology.subtopologies")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topology._tagged_fields")?);
+            Ok(Self {
+                epoch,
+                subtopologies,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -3094,6 +3158,19 @@ pub mod owned {
     impl rt::Sealed for TaskIds {}
 
     impl rt::OwnedStruct for TaskIds {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "active_tasks[].subtopology_id")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?);
+            Ok(Self {
+                subtopology_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -3150,6 +3227,19 @@ pub mod owned {
     impl rt::Sealed for Endpoint {}
 
     impl rt::OwnedStruct for Endpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let host = rt::CompactString::from(rt::read::str(c, true, "user_endpoint.host")?);
+            let port = rt::read::u16(c, "user_endpoint.port")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "user_endpoint._tagged_fields")?);
+            Ok(Self {
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -3212,6 +3302,19 @@ pub mod owned {
     impl rt::Sealed for KeyValue {}
 
     impl rt::OwnedStruct for KeyValue {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let key = rt::CompactString::from(rt::read::str(c, true, "client_tags[].key")?);
+            let value = rt::CompactString::from(rt::read::str(c, true, "client_tags[].value")?);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "client_tags[]._tagged_fields")?);
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -3272,6 +3375,29 @@ pub mod owned {
     impl rt::Sealed for TaskOffset {}
 
     impl rt::OwnedStruct for TaskOffset {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "task_offsets[].subtopology_id")?);
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "task_offsets[].partition")?;
+                    rt::read::i64(c, "task_offsets[].offset")?;
+                    return Err(rt::read::short(c, "task_offsets[].partition"));
+                }
+            };
+            let partition = rt::read::i32_at::<12, 0>(&r);
+            let offset = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "task_offsets[]._tagged_fields")?);
+            Ok(Self {
+                subtopology_id,
+                partition,
+                offset,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -3358,6 +3484,52 @@ pub mod owned {
     impl rt::Sealed for Subtopology {}
 
     impl rt::OwnedStruct for Subtopology {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id =
+                rt::CompactString::from(rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?);
+            let source_topics =
+                rt::owned::read_array::<rt::CompactString, _>(c, true, v, "topology.subtopologies[].source_topics")?;
+            let source_topic_regex = rt::owned::read_array::<rt::CompactString, _>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].source_topic_regex",
+            )?;
+            let state_changelog_topics =
+                rt::owned::read_array::<TopicInfo, _>(c, true, v, "topology.subtopologies[].state_changelog_topics")?;
+            let repartition_sink_topics = rt::owned::read_array::<rt::CompactString, _>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].repartition_sink_topics",
+            )?;
+            let repartition_source_topics =
+                rt::owned::read_array::<TopicInfo, _>(c, true, v, "topology.subtopologies[].repartition_source_topics")
+                    .map_err(|e| {
+                        e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS.paths)
+                    })?;
+            let copartition_groups = rt::owned::read_array::<CopartitionGroup, _>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topology.subtopologies[]._tagged_fields",
+            )?);
+            Ok(Self {
+                subtopology_id,
+                source_topics,
+                source_topic_regex,
+                state_changelog_topics,
+                repartition_sink_topics,
+                repartition_source_topics,
+                copartition_groups,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -3499,6 +3671,51 @@ pub mod owned {
     impl rt::Sealed for TopicInfo {}
 
     impl rt::OwnedStruct for TopicInfo {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "topology.subtopologies[].state_changelog_topics[].name",
+            )?);
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topology.subtopologies[].state_changelog_topics[].partitions")?;
+                    rt::read::i16(
+                        c,
+                        "topology.subtopologies[].state_changelog_topics[].replication_factor",
+                    )?;
+                    return Err(rt::read::short(
+                        c,
+                        "topology.subtopologies[].state_changelog_topics[].partitions",
+                    ));
+                }
+            };
+            let partitions = rt::read::i32_at::<6, 0>(&r);
+            let replication_factor = rt::read::i16_at::<6, 4>(&r);
+            let topic_configs = rt::owned::read_array::<KeyValue, _>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].state_changelog_topics[].topic_configs",
+            )
+            .map_err(|e| {
+                e.renamed(super::fields::ALIAS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS.paths)
+            })?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?);
+            Ok(Self {
+                name,
+                partitions,
+                replication_factor,
+                topic_configs,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -3590,6 +3807,38 @@ pub mod owned {
     impl rt::Sealed for CopartitionGroup {}
 
     impl rt::OwnedStruct for CopartitionGroup {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let source_topics = rt::owned::read_array::<i16, _>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topics",
+            )?;
+            let source_topic_regex = rt::owned::read_array::<i16, _>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            let repartition_source_topics = rt::owned::read_array::<i16, _>(
+                c,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topology.subtopologies[].copartition_groups[]._tagged_fields",
+            )?);
+            Ok(Self {
+                source_topics,
+                source_topic_regex,
+                repartition_source_topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

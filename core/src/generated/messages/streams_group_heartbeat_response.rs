@@ -1858,6 +1858,76 @@ pub mod owned {
     impl rt::Sealed for StreamsGroupHeartbeatResponse {}
 
     impl rt::OwnedStruct for StreamsGroupHeartbeatResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "member_epoch")?;
+                    rt::read::i32(c, "heartbeat_interval_ms")?;
+                    return Err(rt::read::short(c, "member_epoch"));
+                }
+            };
+            let member_epoch = rt::read::i32_at::<8, 0>(&r);
+            let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
+            let acceptable_recovery_lag_legacy = if v <= 0 {
+                rt::read::i32(c, "acceptable_recovery_lag_legacy")?
+            } else {
+                0_i32
+            };
+            let task_offset_interval_ms = rt::read::i32(c, "task_offset_interval_ms")?;
+            let acceptable_recovery_lag = if v >= 1 {
+                rt::read::i64(c, "acceptable_recovery_lag")?
+            } else {
+                -1_i64
+            };
+            let status = rt::owned::read_opt_array::<Status, _>(c, true, true, v, "status")?;
+            let active_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "active_tasks")?;
+            let standby_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "standby_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?;
+            let warmup_tasks = rt::owned::read_opt_array::<TaskIds, _>(c, true, true, v, "warmup_tasks")
+                .map_err(|e| e.renamed(super::fields::ALIAS_WARMUP_TASKS.paths))?;
+            let topology_description_required = if v >= 1 {
+                rt::read::bool(c, "topology_description_required")?
+            } else {
+                false
+            };
+            let endpoint_information_epoch = rt::read::i32(c, "endpoint_information_epoch")?;
+            let partitions_by_user_endpoint =
+                rt::owned::read_opt_array::<EndpointToPartitions, _>(c, true, true, v, "partitions_by_user_endpoint")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                member_id,
+                member_epoch,
+                heartbeat_interval_ms,
+                acceptable_recovery_lag_legacy,
+                task_offset_interval_ms,
+                acceptable_recovery_lag,
+                status,
+                active_tasks,
+                standby_tasks,
+                warmup_tasks,
+                topology_description_required,
+                endpoint_information_epoch,
+                partitions_by_user_endpoint,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 22;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -1980,6 +2050,19 @@ pub mod owned {
     impl rt::Sealed for Status {}
 
     impl rt::OwnedStruct for Status {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let status_code = rt::read::i8(c, "status[].status_code")?;
+            let status_detail = rt::CompactString::from(rt::read::str(c, true, "status[].status_detail")?);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "status[]._tagged_fields")?);
+            Ok(Self {
+                status_code,
+                status_detail,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -2035,6 +2118,19 @@ pub mod owned {
     impl rt::Sealed for TaskIds {}
 
     impl rt::OwnedStruct for TaskIds {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::CompactString::from(rt::read::str(c, true, "active_tasks[].subtopology_id")?);
+            let partitions = rt::owned::read_array::<i32, _>(c, true, v, "active_tasks[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "active_tasks[]._tagged_fields")?);
+            Ok(Self {
+                subtopology_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2095,6 +2191,34 @@ pub mod owned {
     impl rt::Sealed for EndpointToPartitions {}
 
     impl rt::OwnedStruct for EndpointToPartitions {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let user_endpoint = <Endpoint as rt::OwnedStruct>::read(c, v)?;
+            let active_partitions = rt::owned::read_array::<TopicPartition, _>(
+                c,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions",
+            )?;
+            let standby_partitions = rt::owned::read_array::<TopicPartition, _>(
+                c,
+                true,
+                v,
+                "partitions_by_user_endpoint[].standby_partitions",
+            )
+            .map_err(|e| e.renamed(super::fields::ALIAS_PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS.paths))?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "partitions_by_user_endpoint[]._tagged_fields",
+            )?);
+            Ok(Self {
+                user_endpoint,
+                active_partitions,
+                standby_partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2181,6 +2305,25 @@ pub mod owned {
     impl rt::Sealed for Endpoint {}
 
     impl rt::OwnedStruct for Endpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let host = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "partitions_by_user_endpoint[].user_endpoint.host",
+            )?);
+            let port = rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
+            )?);
+            Ok(Self {
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -2243,6 +2386,30 @@ pub mod owned {
     impl rt::Sealed for TopicPartition {}
 
     impl rt::OwnedStruct for TopicPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "partitions_by_user_endpoint[].active_partitions[].topic",
+            )?);
+            let partitions = rt::owned::read_array::<i32, _>(
+                c,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions[].partitions",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
+            )?);
+            Ok(Self {
+                topic,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -1479,6 +1479,21 @@ pub mod owned {
     impl rt::Sealed for StreamsGroupTopologyDescriptionUpdateRequest {}
 
     impl rt::OwnedStruct for StreamsGroupTopologyDescriptionUpdateRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+            let member_id = rt::CompactString::from(rt::read::str(c, true, "member_id")?);
+            let topology_epoch = rt::read::i32(c, "topology_epoch")?;
+            let topology_description = <TopologyDescription as rt::OwnedStruct>::read(c, v)?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                group_id,
+                member_id,
+                topology_epoch,
+                topology_description,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
@@ -1535,6 +1550,28 @@ pub mod owned {
     impl rt::Sealed for TopologyDescription {}
 
     impl rt::OwnedStruct for TopologyDescription {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopologies = rt::owned::read_array::<TopologyDescriptionSubtopology, _>(
+                c,
+                true,
+                v,
+                "topology_description.subtopologies",
+            )?;
+            let global_stores = rt::owned::read_array::<TopologyDescriptionGlobalStore, _>(
+                c,
+                true,
+                v,
+                "topology_description.global_stores",
+            )?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topology_description._tagged_fields")?);
+            Ok(Self {
+                subtopologies,
+                global_stores,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1591,6 +1628,30 @@ pub mod owned {
     impl rt::Sealed for TopologyDescriptionSubtopology {}
 
     impl rt::OwnedStruct for TopologyDescriptionSubtopology {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let subtopology_id = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "topology_description.subtopologies[].subtopology_id",
+            )?);
+            let nodes = rt::owned::read_array::<TopologyDescriptionNode, _>(
+                c,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topology_description.subtopologies[]._tagged_fields",
+            )?);
+            Ok(Self {
+                subtopology_id,
+                nodes,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1655,6 +1716,23 @@ pub mod owned {
     impl rt::Sealed for TopologyDescriptionGlobalStore {}
 
     impl rt::OwnedStruct for TopologyDescriptionGlobalStore {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let source = <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v)
+                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_SOURCE.paths))?;
+            let processor = <TopologyDescriptionNode as rt::OwnedStruct>::read(c, v)
+                .map_err(|e| e.renamed(super::fields::ALIAS_TOPOLOGY_DESCRIPTION_GLOBAL_STORES_PROCESSOR.paths))?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topology_description.global_stores[]._tagged_fields",
+            )?);
+            Ok(Self {
+                source,
+                processor,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1735,6 +1813,50 @@ pub mod owned {
     impl rt::Sealed for TopologyDescriptionNode {}
 
     impl rt::OwnedStruct for TopologyDescriptionNode {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(
+                c,
+                true,
+                "topology_description.subtopologies[].nodes[].name",
+            )?);
+            let node_type = rt::read::i8(c, "topology_description.subtopologies[].nodes[].node_type")?;
+            let source_topics = rt::owned::read_array::<rt::CompactString, _>(
+                c,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes[].source_topics",
+            )?;
+            let sink_topic =
+                rt::read::opt_str(c, true, true, "topology_description.subtopologies[].nodes[].sink_topic")?
+                    .map(rt::CompactString::from);
+            let stores = rt::owned::read_array::<rt::CompactString, _>(
+                c,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes[].stores",
+            )?;
+            let successors = rt::owned::read_array::<rt::CompactString, _>(
+                c,
+                true,
+                v,
+                "topology_description.subtopologies[].nodes[].successors",
+            )?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topology_description.subtopologies[].nodes[]._tagged_fields",
+            )?);
+            Ok(Self {
+                name,
+                node_type,
+                source_topics,
+                sink_topic,
+                stores,
+                successors,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -605,6 +605,44 @@ pub mod owned {
     impl rt::Sealed for SyncGroupRequest {}
 
     impl rt::OwnedStruct for SyncGroupRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, v >= 4, "group_id")?);
+            let generation_id = rt::read::i32(c, "generation_id")?;
+            let member_id = rt::CompactString::from(rt::read::str(c, v >= 4, "member_id")?);
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let protocol_type = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let protocol_name = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let assignments = rt::owned::read_array::<SyncGroupRequestAssignment, _>(c, v >= 4, v, "assignments")?;
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                group_id,
+                generation_id,
+                member_id,
+                group_instance_id,
+                protocol_type,
+                protocol_name,
+                assignments,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
@@ -693,6 +731,22 @@ pub mod owned {
     impl rt::Sealed for SyncGroupRequestAssignment {}
 
     impl rt::OwnedStruct for SyncGroupRequestAssignment {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let member_id = rt::CompactString::from(rt::read::str(c, v >= 4, "assignments[].member_id")?);
+            let assignment = rt::read::bytes(c, v >= 4, "assignments[].assignment")?.to_vec();
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "assignments[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                member_id,
+                assignment,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

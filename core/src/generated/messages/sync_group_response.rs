@@ -346,6 +346,40 @@ pub mod owned {
     impl rt::Sealed for SyncGroupResponse {}
 
     impl rt::OwnedStruct for SyncGroupResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = if v >= 1 {
+                rt::read::i32(c, "throttle_time_ms")?
+            } else {
+                0_i32
+            };
+            let error_code = rt::read::i16(c, "error_code")?;
+            let protocol_type = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let protocol_name = if v >= 5 {
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let assignment = rt::read::bytes(c, v >= 4, "assignment")?.to_vec();
+            let unknown_tagged_fields = if v >= 4 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                protocol_type,
+                protocol_name,
+                assignment,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 1 {

@@ -964,6 +964,53 @@ pub mod owned {
     impl rt::Sealed for TxnOffsetCommitRequest {}
 
     impl rt::OwnedStruct for TxnOffsetCommitRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let transactional_id = rt::CompactString::from(rt::read::str(c, v >= 3, "transactional_id")?);
+            let group_id = rt::CompactString::from(rt::read::str(c, v >= 3, "group_id")?);
+            let r: [u8; 10] = match rt::read::run::<10>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "producer_id")?;
+                    rt::read::i16(c, "producer_epoch")?;
+                    return Err(rt::read::short(c, "producer_id"));
+                }
+            };
+            let producer_id = rt::read::i64_at::<10, 0>(&r);
+            let producer_epoch = rt::read::i16_at::<10, 8>(&r);
+            let generation_id_or_member_epoch = if v >= 3 {
+                rt::read::i32(c, "generation_id_or_member_epoch")?
+            } else {
+                -1_i32
+            };
+            let member_id = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "member_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let group_instance_id = if v >= 3 {
+                rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let topics = rt::owned::read_array::<TxnOffsetCommitRequestTopic, _>(c, v >= 3, v, "topics")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                transactional_id,
+                group_id,
+                producer_id,
+                producer_epoch,
+                generation_id_or_member_epoch,
+                member_id,
+                group_instance_id,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 10;
             n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
@@ -1071,6 +1118,33 @@ pub mod owned {
     impl rt::Sealed for TxnOffsetCommitRequestTopic {}
 
     impl rt::OwnedStruct for TxnOffsetCommitRequestTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v <= 5 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "topics[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 6 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions =
+                rt::owned::read_array::<TxnOffsetCommitRequestPartition, _>(c, v >= 3, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1153,6 +1227,39 @@ pub mod owned {
     impl rt::Sealed for TxnOffsetCommitRequestPartition {}
 
     impl rt::OwnedStruct for TxnOffsetCommitRequestPartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<12, 0>(&r);
+            let committed_offset = rt::read::i64_at::<12, 4>(&r);
+            let committed_leader_epoch = if v >= 2 {
+                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
+            } else {
+                -1_i32
+            };
+            let committed_metadata = rt::read::opt_str(c, v >= 3, true, "topics[].partitions[].committed_metadata")?
+                .map(rt::CompactString::from);
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                committed_offset,
+                committed_leader_epoch,
+                committed_metadata,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

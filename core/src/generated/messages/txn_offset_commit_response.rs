@@ -644,6 +644,21 @@ pub mod owned {
     impl rt::Sealed for TxnOffsetCommitResponse {}
 
     impl rt::OwnedStruct for TxnOffsetCommitResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+            let topics = rt::owned::read_array::<TxnOffsetCommitResponseTopic, _>(c, v >= 3, v, "topics")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                throttle_time_ms,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.topics, v >= 3, v, "topics")?;
@@ -708,6 +723,33 @@ pub mod owned {
     impl rt::Sealed for TxnOffsetCommitResponseTopic {}
 
     impl rt::OwnedStruct for TxnOffsetCommitResponseTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = if v <= 5 {
+                rt::CompactString::from(rt::read::str(c, v >= 3, "topics[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 6 {
+                rt::read::uuid(c, "topics[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partitions =
+                rt::owned::read_array::<TxnOffsetCommitResponsePartition, _>(c, v >= 3, v, "topics[].partitions")?;
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -782,6 +824,30 @@ pub mod owned {
     impl rt::Sealed for TxnOffsetCommitResponsePartition {}
 
     impl rt::OwnedStruct for TxnOffsetCommitResponsePartition {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i16(c, "topics[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 3 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -521,6 +521,24 @@ pub mod owned {
     impl rt::Sealed for UpdateFeaturesRequest {}
 
     impl rt::OwnedStruct for UpdateFeaturesRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+            let feature_updates = rt::owned::read_array::<FeatureUpdateKey, _>(c, true, v, "feature_updates")?;
+            let validate_only = if v >= 1 {
+                rt::read::bool(c, "validate_only")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                timeout_ms,
+                feature_updates,
+                validate_only,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.feature_updates, true, v, "feature_updates")?;
@@ -600,6 +618,31 @@ pub mod owned {
     impl rt::Sealed for FeatureUpdateKey {}
 
     impl rt::OwnedStruct for FeatureUpdateKey {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let feature = rt::CompactString::from(rt::read::str(c, true, "feature_updates[].feature")?);
+            let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;
+            let allow_downgrade = if v <= 0 {
+                rt::read::bool(c, "feature_updates[].allow_downgrade")?
+            } else {
+                false
+            };
+            let upgrade_type = if v >= 1 {
+                rt::read::i8(c, "feature_updates[].upgrade_type")?
+            } else {
+                1_i8
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "feature_updates[]._tagged_fields")?);
+            Ok(Self {
+                feature,
+                max_version_level,
+                allow_downgrade,
+                upgrade_type,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

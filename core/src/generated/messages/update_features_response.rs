@@ -467,6 +467,34 @@ pub mod owned {
     impl rt::Sealed for UpdateFeaturesResponse {}
 
     impl rt::OwnedStruct for UpdateFeaturesResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let error_message = rt::read::opt_str(c, true, true, "error_message")?.map(rt::CompactString::from);
+            let results = if v <= 1 {
+                rt::owned::read_array::<UpdatableFeatureResult, _>(c, true, v, "results")?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                error_message,
+                results,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
@@ -532,6 +560,22 @@ pub mod owned {
     impl rt::Sealed for UpdatableFeatureResult {}
 
     impl rt::OwnedStruct for UpdatableFeatureResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let feature = rt::CompactString::from(rt::read::str(c, true, "results[].feature")?);
+            let error_code = rt::read::i16(c, "results[].error_code")?;
+            let error_message =
+                rt::read::opt_str(c, true, true, "results[].error_message")?.map(rt::CompactString::from);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "results[]._tagged_fields")?);
+            Ok(Self {
+                feature,
+                error_code,
+                error_message,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

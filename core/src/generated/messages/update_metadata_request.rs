@@ -2127,6 +2127,68 @@ pub mod owned {
     impl rt::Sealed for UpdateMetadataRequest {}
 
     impl rt::OwnedStruct for UpdateMetadataRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let controller_id = rt::read::i32(c, "controller_id")?;
+            let is_k_raft_controller = if v >= 8 {
+                rt::read::bool(c, "is_k_raft_controller")?
+            } else {
+                false
+            };
+            let controller_epoch = rt::read::i32(c, "controller_epoch")?;
+            let broker_epoch = if v >= 5 {
+                rt::read::i64(c, "broker_epoch")?
+            } else {
+                -1_i64
+            };
+            let ungrouped_partition_states = if v <= 4 {
+                rt::owned::read_array::<UpdateMetadataPartitionState, _>(c, v >= 6, v, "ungrouped_partition_states")?
+            } else {
+                Vec::new()
+            };
+            let topic_states = if v >= 5 {
+                rt::owned::read_array::<UpdateMetadataTopicState, _>(c, v >= 6, v, "topic_states")?
+            } else {
+                Vec::new()
+            };
+            let live_brokers = rt::owned::read_array::<UpdateMetadataBroker, _>(c, v >= 6, v, "live_brokers")?;
+            let mut type_tag: i8 = 0_i8;
+            let unknown_tagged_fields = if v >= 6 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 8 => {
+                            type_tag = rt::read::i8(c, "type")?;
+                            rt::read::check_tag_size(c, before, size, tag, "type")?;
+                            rt::read::tag_at_default(c, type_tag == 0_i8);
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "type")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                controller_id,
+                is_k_raft_controller,
+                r#type: type_tag,
+                controller_epoch,
+                broker_epoch,
+                ungrouped_partition_states,
+                topic_states,
+                live_brokers,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 8;
             if v >= 8 {
@@ -2292,6 +2354,57 @@ pub mod owned {
     impl rt::Sealed for UpdateMetadataPartitionState {}
 
     impl rt::OwnedStruct for UpdateMetadataPartitionState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = if v <= 4 {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
+                    rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
+                    rt::read::i32(c, "ungrouped_partition_states[].leader")?;
+                    rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
+                    return Err(rt::read::short(c, "ungrouped_partition_states[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<16, 0>(&r);
+            let controller_epoch = rt::read::i32_at::<16, 4>(&r);
+            let leader = rt::read::i32_at::<16, 8>(&r);
+            let leader_epoch = rt::read::i32_at::<16, 12>(&r);
+            let isr = rt::owned::read_array::<i32, _>(c, v >= 6, v, "ungrouped_partition_states[].isr")?;
+            let zk_version = rt::read::i32(c, "ungrouped_partition_states[].zk_version")?;
+            let replicas = rt::owned::read_array::<i32, _>(c, v >= 6, v, "ungrouped_partition_states[].replicas")?;
+            let offline_replicas = if v >= 4 {
+                rt::owned::read_array::<i32, _>(c, v >= 6, v, "ungrouped_partition_states[].offline_replicas")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "ungrouped_partition_states[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                partition_index,
+                controller_epoch,
+                leader,
+                leader_epoch,
+                isr,
+                zk_version,
+                replicas,
+                offline_replicas,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2395,6 +2508,42 @@ pub mod owned {
     impl rt::Sealed for UpdateMetadataTopicState {}
 
     impl rt::OwnedStruct for UpdateMetadataTopicState {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = if v >= 5 {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "topic_states[].topic_name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let topic_id = if v >= 7 {
+                rt::read::uuid(c, "topic_states[].topic_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let partition_states = if v >= 5 {
+                rt::owned::read_array::<UpdateMetadataPartitionState, _>(
+                    c,
+                    v >= 6,
+                    v,
+                    "topic_states[].partition_states",
+                )
+                .map_err(|e| e.renamed(super::fields::ALIAS_TOPIC_STATES_PARTITION_STATES.paths))?
+            } else {
+                Vec::new()
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topic_states[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic_name,
+                topic_id,
+                partition_states,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2500,6 +2649,44 @@ pub mod owned {
     impl rt::Sealed for UpdateMetadataBroker {}
 
     impl rt::OwnedStruct for UpdateMetadataBroker {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let id = rt::read::i32(c, "live_brokers[].id")?;
+            let v0_host = if v <= 0 {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "live_brokers[].v0_host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let v0_port = if v <= 0 {
+                rt::read::i32(c, "live_brokers[].v0_port")?
+            } else {
+                0_i32
+            };
+            let endpoints = if v >= 1 {
+                rt::owned::read_array::<UpdateMetadataEndpoint, _>(c, v >= 6, v, "live_brokers[].endpoints")?
+            } else {
+                Vec::new()
+            };
+            let rack = if v >= 2 {
+                rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "live_brokers[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                id,
+                v0_host,
+                v0_port,
+                endpoints,
+                rack,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2593,6 +2780,45 @@ pub mod owned {
     impl rt::Sealed for UpdateMetadataEndpoint {}
 
     impl rt::OwnedStruct for UpdateMetadataEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let port = if v >= 1 {
+                rt::read::i32(c, "live_brokers[].endpoints[].port")?
+            } else {
+                0_i32
+            };
+            let host = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "live_brokers[].endpoints[].host")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let listener = if v >= 3 {
+                rt::CompactString::from(rt::read::str(c, v >= 6, "live_brokers[].endpoints[].listener")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let security_protocol = if v >= 1 {
+                rt::read::i16(c, "live_brokers[].endpoints[].security_protocol")?
+            } else {
+                0_i16
+            };
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "live_brokers[].endpoints[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                port,
+                host,
+                listener,
+                security_protocol,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

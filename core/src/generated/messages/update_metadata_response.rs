@@ -194,6 +194,20 @@ pub mod owned {
     impl rt::Sealed for UpdateMetadataResponse {}
 
     impl rt::OwnedStruct for UpdateMetadataResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let error_code = rt::read::i16(c, "error_code")?;
+            let unknown_tagged_fields = if v >= 6 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             if v >= 6 {

@@ -697,6 +697,35 @@ pub mod owned {
     impl rt::Sealed for UpdateRaftVoterRequest {}
 
     impl rt::OwnedStruct for UpdateRaftVoterRequest {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "current_leader_epoch")?;
+                    rt::read::i32(c, "voter_id")?;
+                    rt::read::uuid(c, "voter_directory_id")?;
+                    return Err(rt::read::short(c, "current_leader_epoch"));
+                }
+            };
+            let current_leader_epoch = rt::read::i32_at::<24, 0>(&r);
+            let voter_id = rt::read::i32_at::<24, 4>(&r);
+            let voter_directory_id = rt::read::uuid_at::<24, 8>(&r);
+            let listeners = rt::owned::read_array::<Listener, _>(c, true, v, "listeners")?;
+            let k_raft_version_feature = <KRaftVersionFeature as rt::OwnedStruct>::read(c, v)?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                cluster_id,
+                current_leader_epoch,
+                voter_id,
+                voter_directory_id,
+                listeners,
+                k_raft_version_feature,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 24;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
@@ -761,6 +790,21 @@ pub mod owned {
     impl rt::Sealed for Listener {}
 
     impl rt::OwnedStruct for Listener {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "listeners[].name")?);
+            let host = rt::CompactString::from(rt::read::str(c, true, "listeners[].host")?);
+            let port = rt::read::u16(c, "listeners[].port")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -825,6 +869,29 @@ pub mod owned {
     impl rt::Sealed for KRaftVersionFeature {}
 
     impl rt::OwnedStruct for KRaftVersionFeature {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "k_raft_version_feature.min_supported_version")?;
+                    rt::read::i16(c, "k_raft_version_feature.max_supported_version")?;
+                    return Err(rt::read::short(c, "k_raft_version_feature.min_supported_version"));
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "k_raft_version_feature._tagged_fields",
+            )?);
+            Ok(Self {
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

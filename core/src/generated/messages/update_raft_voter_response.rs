@@ -521,6 +521,48 @@ pub mod owned {
     impl rt::Sealed for UpdateRaftVoterResponse {}
 
     impl rt::OwnedStruct for UpdateRaftVoterResponse {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "throttle_time_ms")?;
+                    rt::read::i16(c, "error_code")?;
+                    return Err(rt::read::short(c, "throttle_time_ms"));
+                }
+            };
+            let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let mut current_leader_tag: CurrentLeader = CurrentLeader::default();
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            current_leader_tag = <CurrentLeader as rt::OwnedStruct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "current_leader")?;
+                            rt::read::tag_at_default(c, current_leader_tag == CurrentLeader::default());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                throttle_time_ms,
+                error_code,
+                current_leader: current_leader_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 6;
             {
@@ -601,6 +643,31 @@ pub mod owned {
     impl rt::Sealed for CurrentLeader {}
 
     impl rt::OwnedStruct for CurrentLeader {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "current_leader.leader_id")?;
+                    rt::read::i32(c, "current_leader.leader_epoch")?;
+                    return Err(rt::read::short(c, "current_leader.leader_id"));
+                }
+            };
+            let leader_id = rt::read::i32_at::<8, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<8, 4>(&r);
+            let host = rt::CompactString::from(rt::read::str(c, true, "current_leader.host")?);
+            let port = rt::read::i32(c, "current_leader.port")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "current_leader._tagged_fields")?);
+            Ok(Self {
+                leader_id,
+                leader_epoch,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

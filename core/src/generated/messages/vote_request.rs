@@ -832,6 +832,19 @@ pub mod owned {
     impl rt::Sealed for VoteRequest {}
 
     impl rt::OwnedStruct for VoteRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?.map(rt::CompactString::from);
+            let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
+            let topics = rt::owned::read_array::<TopicData, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                cluster_id,
+                voter_id,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
@@ -891,6 +904,19 @@ pub mod owned {
     impl rt::Sealed for TopicData {}
 
     impl rt::OwnedStruct for TopicData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_name = rt::CompactString::from(rt::read::str(c, true, "topics[].topic_name")?);
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -971,6 +997,67 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i32(c, "topics[].partitions[].replica_epoch")?;
+                    rt::read::i32(c, "topics[].partitions[].replica_id")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<12, 0>(&r);
+            let replica_epoch = rt::read::i32_at::<12, 4>(&r);
+            let replica_id = rt::read::i32_at::<12, 8>(&r);
+            let replica_directory_id;
+            let voter_directory_id;
+            if v >= 1 {
+                let r: [u8; 32] = match rt::read::run::<32>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
+                        rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?;
+                        return Err(rt::read::short(c, "topics[].partitions[].replica_directory_id"));
+                    }
+                };
+                replica_directory_id = rt::read::uuid_at::<32, 0>(&r);
+                voter_directory_id = rt::read::uuid_at::<32, 16>(&r);
+            } else {
+                replica_directory_id = rt::Uuid::nil();
+                voter_directory_id = rt::Uuid::nil();
+            }
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].last_offset_epoch")?;
+                    rt::read::i64(c, "topics[].partitions[].last_offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].last_offset_epoch"));
+                }
+            };
+            let last_offset_epoch = rt::read::i32_at::<12, 0>(&r);
+            let last_offset = rt::read::i64_at::<12, 4>(&r);
+            let pre_vote = if v >= 2 {
+                rt::read::bool(c, "topics[].partitions[].pre_vote")?
+            } else {
+                false
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition_index,
+                replica_epoch,
+                replica_id,
+                replica_directory_id,
+                voter_directory_id,
+                last_offset_epoch,
+                last_offset,
+                pre_vote,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

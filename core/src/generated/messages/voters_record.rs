@@ -813,6 +813,17 @@ pub mod owned {
     impl rt::Sealed for VotersRecord {}
 
     impl rt::OwnedStruct for VotersRecord {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let version = rt::read::i16(c, "version")?;
+            let voters = rt::owned::read_array::<Voter, _>(c, true, v, "voters")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                version,
+                voters,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
@@ -873,6 +884,31 @@ pub mod owned {
     impl rt::Sealed for Voter {}
 
     impl rt::OwnedStruct for Voter {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "voters[].voter_id")?;
+                    rt::read::uuid(c, "voters[].voter_directory_id")?;
+                    return Err(rt::read::short(c, "voters[].voter_id"));
+                }
+            };
+            let voter_id = rt::read::i32_at::<20, 0>(&r);
+            let voter_directory_id = rt::read::uuid_at::<20, 4>(&r);
+            let endpoints = rt::owned::read_array::<Endpoint, _>(c, true, v, "voters[].endpoints")?;
+            let k_raft_version_feature = <KRaftVersionFeature as rt::OwnedStruct>::read(c, v)?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "voters[]._tagged_fields")?);
+            Ok(Self {
+                voter_id,
+                voter_directory_id,
+                endpoints,
+                k_raft_version_feature,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -937,6 +973,21 @@ pub mod owned {
     impl rt::Sealed for Endpoint {}
 
     impl rt::OwnedStruct for Endpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "voters[].endpoints[].name")?);
+            let host = rt::CompactString::from(rt::read::str(c, true, "voters[].endpoints[].host")?);
+            let port = rt::read::u16(c, "voters[].endpoints[].port")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "voters[].endpoints[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                host,
+                port,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -1001,6 +1052,32 @@ pub mod owned {
     impl rt::Sealed for KRaftVersionFeature {}
 
     impl rt::OwnedStruct for KRaftVersionFeature {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?;
+                    rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?;
+                    return Err(rt::read::short(
+                        c,
+                        "voters[].k_raft_version_feature.min_supported_version",
+                    ));
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "voters[].k_raft_version_feature._tagged_fields",
+            )?);
+            Ok(Self {
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

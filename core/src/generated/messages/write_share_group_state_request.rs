@@ -918,6 +918,17 @@ pub mod owned {
     impl rt::Sealed for WriteShareGroupStateRequest {}
 
     impl rt::OwnedStruct for WriteShareGroupStateRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let group_id = rt::CompactString::from(rt::read::str(c, true, "group_id")?);
+            let topics = rt::owned::read_array::<WriteStateData, _>(c, true, v, "topics")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                group_id,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
@@ -971,6 +982,18 @@ pub mod owned {
     impl rt::Sealed for WriteStateData {}
 
     impl rt::OwnedStruct for WriteStateData {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
+            let partitions = rt::owned::read_array::<PartitionData, _>(c, true, v, "topics[].partitions")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?);
+            Ok(Self {
+                topic_id,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1042,6 +1065,42 @@ pub mod owned {
     impl rt::Sealed for PartitionData {}
 
     impl rt::OwnedStruct for PartitionData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition")?;
+                    rt::read::i32(c, "topics[].partitions[].state_epoch")?;
+                    rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                    rt::read::i64(c, "topics[].partitions[].start_offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition"));
+                }
+            };
+            let partition = rt::read::i32_at::<20, 0>(&r);
+            let state_epoch = rt::read::i32_at::<20, 4>(&r);
+            let leader_epoch = rt::read::i32_at::<20, 8>(&r);
+            let start_offset = rt::read::i64_at::<20, 12>(&r);
+            let delivery_complete_count = if v >= 1 {
+                rt::read::i32(c, "topics[].partitions[].delivery_complete_count")?
+            } else {
+                -1_i32
+            };
+            let state_batches =
+                rt::owned::read_array::<StateBatch, _>(c, true, v, "topics[].partitions[].state_batches")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?);
+            Ok(Self {
+                partition,
+                state_epoch,
+                leader_epoch,
+                start_offset,
+                delivery_complete_count,
+                state_batches,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1119,6 +1178,35 @@ pub mod owned {
     impl rt::Sealed for StateBatch {}
 
     impl rt::OwnedStruct for StateBatch {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 19] = match rt::read::run::<19>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].state_batches[].first_offset")?;
+                    rt::read::i64(c, "topics[].partitions[].state_batches[].last_offset")?;
+                    rt::read::i8(c, "topics[].partitions[].state_batches[].delivery_state")?;
+                    rt::read::i16(c, "topics[].partitions[].state_batches[].delivery_count")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].state_batches[].first_offset"));
+                }
+            };
+            let first_offset = rt::read::i64_at::<19, 0>(&r);
+            let last_offset = rt::read::i64_at::<19, 8>(&r);
+            let delivery_state = rt::read::i8_at::<19, 16>(&r);
+            let delivery_count = rt::read::i16_at::<19, 17>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "topics[].partitions[].state_batches[]._tagged_fields",
+            )?);
+            Ok(Self {
+                first_offset,
+                last_offset,
+                delivery_state,
+                delivery_count,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -715,6 +715,19 @@ pub mod owned {
     impl rt::Sealed for WriteTxnMarkersRequest {}
 
     impl rt::OwnedStruct for WriteTxnMarkersRequest {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let markers = rt::owned::read_array::<WritableTxnMarker, _>(c, v >= 1, v, "markers")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                markers,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
@@ -790,6 +803,43 @@ pub mod owned {
     impl rt::Sealed for WritableTxnMarker {}
 
     impl rt::OwnedStruct for WritableTxnMarker {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 11] = match rt::read::run::<11>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "markers[].producer_id")?;
+                    rt::read::i16(c, "markers[].producer_epoch")?;
+                    rt::read::bool(c, "markers[].transaction_result")?;
+                    return Err(rt::read::short(c, "markers[].producer_id"));
+                }
+            };
+            let producer_id = rt::read::i64_at::<11, 0>(&r);
+            let producer_epoch = rt::read::i16_at::<11, 8>(&r);
+            let transaction_result = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
+            let topics = rt::owned::read_array::<WritableTxnMarkerTopic, _>(c, v >= 1, v, "markers[].topics")?;
+            let coordinator_epoch = rt::read::i32(c, "markers[].coordinator_epoch")?;
+            let transaction_version = if v >= 2 {
+                rt::read::i8(c, "markers[].transaction_version")?
+            } else {
+                0_i8
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "markers[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                producer_id,
+                producer_epoch,
+                transaction_result,
+                topics,
+                coordinator_epoch,
+                transaction_version,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -871,6 +921,23 @@ pub mod owned {
     impl rt::Sealed for WritableTxnMarkerTopic {}
 
     impl rt::OwnedStruct for WritableTxnMarkerTopic {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 1, "markers[].topics[].name")?);
+            let partition_indexes =
+                rt::owned::read_array::<i32, _>(c, v >= 1, v, "markers[].topics[].partition_indexes")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "markers[].topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partition_indexes,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -761,6 +761,19 @@ pub mod owned {
     impl rt::Sealed for WriteTxnMarkersResponse {}
 
     impl rt::OwnedStruct for WriteTxnMarkersResponse {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let markers = rt::owned::read_array::<WritableTxnMarkerResult, _>(c, v >= 1, v, "markers")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                markers,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
@@ -820,6 +833,21 @@ pub mod owned {
     impl rt::Sealed for WritableTxnMarkerResult {}
 
     impl rt::OwnedStruct for WritableTxnMarkerResult {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let producer_id = rt::read::i64(c, "markers[].producer_id")?;
+            let topics = rt::owned::read_array::<WritableTxnMarkerTopicResult, _>(c, v >= 1, v, "markers[].topics")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "markers[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                producer_id,
+                topics,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -883,6 +911,27 @@ pub mod owned {
     impl rt::Sealed for WritableTxnMarkerTopicResult {}
 
     impl rt::OwnedStruct for WritableTxnMarkerTopicResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, v >= 1, "markers[].topics[].name")?);
+            let partitions = rt::owned::read_array::<WritableTxnMarkerPartitionResult, _>(
+                c,
+                v >= 1,
+                v,
+                "markers[].topics[].partitions",
+            )?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "markers[].topics[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                name,
+                partitions,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -947,6 +996,33 @@ pub mod owned {
     impl rt::Sealed for WritableTxnMarkerPartitionResult {}
 
     impl rt::OwnedStruct for WritableTxnMarkerPartitionResult {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?;
+                    rt::read::i16(c, "markers[].topics[].partitions[].error_code")?;
+                    return Err(rt::read::short(c, "markers[].topics[].partitions[].partition_index"));
+                }
+            };
+            let partition_index = rt::read::i32_at::<6, 0>(&r);
+            let error_code = rt::read::i16_at::<6, 4>(&r);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "markers[].topics[].partitions[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                partition_index,
+                error_code,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

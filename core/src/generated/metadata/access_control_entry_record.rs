@@ -394,6 +394,46 @@ pub mod owned {
     impl rt::Sealed for AccessControlEntryRecord {}
 
     impl rt::OwnedStruct for AccessControlEntryRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 17] = match rt::read::run::<17>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "id")?;
+                    rt::read::i8(c, "resource_type")?;
+                    return Err(rt::read::short(c, "id"));
+                }
+            };
+            let id = rt::read::uuid_at::<17, 0>(&r);
+            let resource_type = rt::read::i8_at::<17, 16>(&r);
+            let resource_name = rt::CompactString::from(rt::read::str(c, true, "resource_name")?);
+            let pattern_type = rt::read::i8(c, "pattern_type")?;
+            let principal = rt::CompactString::from(rt::read::str(c, true, "principal")?);
+            let host = rt::CompactString::from(rt::read::str(c, true, "host")?);
+            let r: [u8; 2] = match rt::read::run::<2>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i8(c, "operation")?;
+                    rt::read::i8(c, "permission_type")?;
+                    return Err(rt::read::short(c, "operation"));
+                }
+            };
+            let operation = rt::read::i8_at::<2, 0>(&r);
+            let permission_type = rt::read::i8_at::<2, 1>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                id,
+                resource_type,
+                resource_name,
+                pattern_type,
+                principal,
+                host,
+                operation,
+                permission_type,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             n += rt::write::str_size(&self.resource_name, true, "resource_name")?;

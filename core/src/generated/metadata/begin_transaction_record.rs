@@ -230,6 +230,36 @@ pub mod owned {
     impl rt::Sealed for BeginTransactionRecord {}
 
     impl rt::OwnedStruct for BeginTransactionRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let mut name_tag: Option<rt::CompactString> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            name_tag = rt::read::opt_str(c, true, true, "name")?.map(rt::CompactString::from);
+                            rt::read::check_tag_size(c, before, size, tag, "name")?;
+                            rt::read::tag_at_default(c, name_tag.is_none());
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                name: name_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             {

@@ -483,6 +483,73 @@ pub mod owned {
     impl rt::Sealed for BrokerRegistrationChangeRecord {}
 
     impl rt::OwnedStruct for BrokerRegistrationChangeRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "broker_epoch")?;
+                    return Err(rt::read::short(c, "broker_id"));
+                }
+            };
+            let broker_id = rt::read::i32_at::<12, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<12, 4>(&r);
+            let mut fenced_tag: i8 = 0_i8;
+            let mut in_controlled_shutdown_tag: i8 = 0_i8;
+            let mut log_dirs_tag: rt::SmallVec<[rt::Uuid; 4]> = rt::SmallVec::new();
+            let mut cordoned_log_dirs_tag: Option<rt::SmallVec<[rt::Uuid; 4]>> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            fenced_tag = rt::read::i8(c, "fenced")?;
+                            rt::read::check_tag_size(c, before, size, tag, "fenced")?;
+                            rt::read::tag_at_default(c, fenced_tag == 0_i8);
+                        }
+                        1 if v >= 1 => {
+                            in_controlled_shutdown_tag = rt::read::i8(c, "in_controlled_shutdown")?;
+                            rt::read::check_tag_size(c, before, size, tag, "in_controlled_shutdown")?;
+                            rt::read::tag_at_default(c, in_controlled_shutdown_tag == 0_i8);
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "in_controlled_shutdown")),
+                        2 if v >= 2 => {
+                            log_dirs_tag = rt::owned::read_array::<rt::Uuid, _>(c, true, v, "log_dirs")?;
+                            rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
+                            rt::read::tag_at_default(c, log_dirs_tag.is_empty());
+                        }
+                        2 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
+                        3 if v >= 3 => {
+                            cordoned_log_dirs_tag =
+                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, v >= 3, v, "cordoned_log_dirs")?;
+                            rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
+                            rt::read::tag_at_default(c, cordoned_log_dirs_tag.is_none());
+                        }
+                        3 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0xf))
+            };
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                fenced: fenced_tag,
+                in_controlled_shutdown: in_controlled_shutdown_tag,
+                log_dirs: log_dirs_tag,
+                cordoned_log_dirs: cordoned_log_dirs_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v <= 0 && self.in_controlled_shutdown != 0_i8 {

@@ -434,6 +434,30 @@ pub mod owned {
     impl rt::Sealed for ClientQuotaRecord {}
 
     impl rt::OwnedStruct for ClientQuotaRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let entity = rt::owned::read_array::<EntityData, _>(c, true, v, "entity")?;
+            let key = rt::CompactString::from(rt::read::str(c, true, "key")?);
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::f64(c, "value")?;
+                    rt::read::bool(c, "remove")?;
+                    return Err(rt::read::short(c, "value"));
+                }
+            };
+            let value = rt::read::f64_at::<9, 0>(&r);
+            let remove = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                entity,
+                key,
+                value,
+                remove,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 9;
             n += rt::owned::vec_size(&self.entity, true, v, "entity")?;
@@ -499,6 +523,19 @@ pub mod owned {
     impl rt::Sealed for EntityData {}
 
     impl rt::OwnedStruct for EntityData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let entity_type = rt::CompactString::from(rt::read::str(c, true, "entity[].entity_type")?);
+            let entity_name = rt::read::opt_str(c, true, true, "entity[].entity_name")?.map(rt::CompactString::from);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "entity[]._tagged_fields")?);
+            Ok(Self {
+                entity_type,
+                entity_name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

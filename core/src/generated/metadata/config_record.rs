@@ -260,6 +260,22 @@ pub mod owned {
     impl rt::Sealed for ConfigRecord {}
 
     impl rt::OwnedStruct for ConfigRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let resource_type = rt::read::i8(c, "resource_type")?;
+            let resource_name = rt::CompactString::from(rt::read::str(c, true, "resource_name")?);
+            let name = rt::CompactString::from(rt::read::str(c, true, "name")?);
+            let value = rt::read::opt_str(c, true, true, "value")?.map(rt::CompactString::from);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                resource_type,
+                resource_name,
+                name,
+                value,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::str_size(&self.resource_name, true, "resource_name")?;

@@ -361,6 +361,37 @@ pub mod owned {
     impl rt::Sealed for DelegationTokenRecord {}
 
     impl rt::OwnedStruct for DelegationTokenRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let owner = rt::CompactString::from(rt::read::str(c, true, "owner")?);
+            let requester = rt::CompactString::from(rt::read::str(c, true, "requester")?);
+            let renewers = rt::owned::read_array::<rt::CompactString, _>(c, true, v, "renewers")?;
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "issue_timestamp")?;
+                    rt::read::i64(c, "max_timestamp")?;
+                    rt::read::i64(c, "expiration_timestamp")?;
+                    return Err(rt::read::short(c, "issue_timestamp"));
+                }
+            };
+            let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
+            let max_timestamp = rt::read::i64_at::<24, 8>(&r);
+            let expiration_timestamp = rt::read::i64_at::<24, 16>(&r);
+            let token_id = rt::CompactString::from(rt::read::str(c, true, "token_id")?);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                owner,
+                requester,
+                renewers,
+                issue_timestamp,
+                max_timestamp,
+                expiration_timestamp,
+                token_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 24;
             n += rt::write::str_size(&self.owner, true, "owner")?;

@@ -150,6 +150,12 @@ pub mod owned {
     impl rt::Sealed for EndTransactionRecord {}
 
     impl rt::OwnedStruct for EndTransactionRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self { unknown_tagged_fields })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             {

@@ -210,6 +210,18 @@ pub mod owned {
     impl rt::Sealed for FeatureLevelRecord {}
 
     impl rt::OwnedStruct for FeatureLevelRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "name")?);
+            let feature_level = rt::read::i16(c, "feature_level")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                name,
+                feature_level,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 2;
             n += rt::write::str_size(&self.name, true, "name")?;

@@ -769,6 +769,112 @@ pub mod owned {
     impl rt::Sealed for PartitionChangeRecord {}
 
     impl rt::OwnedStruct for PartitionChangeRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "partition_id")?;
+                    rt::read::uuid(c, "topic_id")?;
+                    return Err(rt::read::short(c, "partition_id"));
+                }
+            };
+            let partition_id = rt::read::i32_at::<20, 0>(&r);
+            let topic_id = rt::read::uuid_at::<20, 4>(&r);
+            let mut isr_tag: Option<rt::SmallVec<[i32; 4]>> = None;
+            let mut leader_tag: i32 = -2_i32;
+            let mut replicas_tag: Option<rt::SmallVec<[i32; 4]>> = None;
+            let mut removing_replicas_tag: Option<rt::SmallVec<[i32; 4]>> = None;
+            let mut adding_replicas_tag: Option<rt::SmallVec<[i32; 4]>> = None;
+            let mut leader_recovery_state_tag: i8 = -1_i8;
+            let mut eligible_leader_replicas_tag: Option<rt::SmallVec<[i32; 4]>> = None;
+            let mut last_known_elr_tag: Option<rt::SmallVec<[i32; 4]>> = None;
+            let mut directories_tag: Option<rt::SmallVec<[rt::Uuid; 4]>> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            isr_tag = rt::owned::read_opt_array::<i32, _>(c, true, true, v, "isr")?;
+                            rt::read::check_tag_size(c, before, size, tag, "isr")?;
+                            rt::read::tag_at_default(c, isr_tag.is_none());
+                        }
+                        1 => {
+                            leader_tag = rt::read::i32(c, "leader")?;
+                            rt::read::check_tag_size(c, before, size, tag, "leader")?;
+                            rt::read::tag_at_default(c, leader_tag == -2_i32);
+                        }
+                        2 => {
+                            replicas_tag = rt::owned::read_opt_array::<i32, _>(c, true, true, v, "replicas")?;
+                            rt::read::check_tag_size(c, before, size, tag, "replicas")?;
+                            rt::read::tag_at_default(c, replicas_tag.is_none());
+                        }
+                        3 => {
+                            removing_replicas_tag =
+                                rt::owned::read_opt_array::<i32, _>(c, true, true, v, "removing_replicas")?;
+                            rt::read::check_tag_size(c, before, size, tag, "removing_replicas")?;
+                            rt::read::tag_at_default(c, removing_replicas_tag.is_none());
+                        }
+                        4 => {
+                            adding_replicas_tag =
+                                rt::owned::read_opt_array::<i32, _>(c, true, true, v, "adding_replicas")?;
+                            rt::read::check_tag_size(c, before, size, tag, "adding_replicas")?;
+                            rt::read::tag_at_default(c, adding_replicas_tag.is_none());
+                        }
+                        5 => {
+                            leader_recovery_state_tag = rt::read::i8(c, "leader_recovery_state")?;
+                            rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
+                            rt::read::tag_at_default(c, leader_recovery_state_tag == -1_i8);
+                        }
+                        6 if v >= 2 => {
+                            eligible_leader_replicas_tag =
+                                rt::owned::read_opt_array::<i32, _>(c, true, v >= 2, v, "eligible_leader_replicas")?;
+                            rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
+                            rt::read::tag_at_default(c, eligible_leader_replicas_tag.is_none());
+                        }
+                        6 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
+                        7 if v >= 2 => {
+                            last_known_elr_tag =
+                                rt::owned::read_opt_array::<i32, _>(c, true, v >= 2, v, "last_known_elr")?;
+                            rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
+                            rt::read::tag_at_default(c, last_known_elr_tag.is_none());
+                        }
+                        7 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
+                        8 if v >= 1 => {
+                            directories_tag =
+                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, v >= 1, v, "directories")?;
+                            rt::read::check_tag_size(c, before, size, tag, "directories")?;
+                            rt::read::tag_at_default(c, directories_tag.is_none());
+                        }
+                        8 => return Err(rt::read::tag_not_in_version(c, tag, "directories")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1ff))
+            };
+            Ok(Self {
+                partition_id,
+                topic_id,
+                isr: isr_tag,
+                leader: leader_tag,
+                replicas: replicas_tag,
+                removing_replicas: removing_replicas_tag,
+                adding_replicas: adding_replicas_tag,
+                leader_recovery_state: leader_recovery_state_tag,
+                directories: directories_tag,
+                eligible_leader_replicas: eligible_leader_replicas_tag,
+                last_known_elr: last_known_elr_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             if v <= 0 && self.directories.is_some() {

@@ -694,6 +694,94 @@ pub mod owned {
     impl rt::Sealed for PartitionRecord {}
 
     impl rt::OwnedStruct for PartitionRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "partition_id")?;
+                    rt::read::uuid(c, "topic_id")?;
+                    return Err(rt::read::short(c, "partition_id"));
+                }
+            };
+            let partition_id = rt::read::i32_at::<20, 0>(&r);
+            let topic_id = rt::read::uuid_at::<20, 4>(&r);
+            let replicas = rt::owned::read_array::<i32, _>(c, true, v, "replicas")?;
+            let isr = rt::owned::read_array::<i32, _>(c, true, v, "isr")?;
+            let removing_replicas = rt::owned::read_array::<i32, _>(c, true, v, "removing_replicas")?;
+            let adding_replicas = rt::owned::read_array::<i32, _>(c, true, v, "adding_replicas")?;
+            let leader = rt::read::i32(c, "leader")?;
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "leader_epoch")?;
+                    rt::read::i32(c, "partition_epoch")?;
+                    return Err(rt::read::short(c, "leader_epoch"));
+                }
+            };
+            let leader_epoch = rt::read::i32_at::<8, 0>(&r);
+            let partition_epoch = rt::read::i32_at::<8, 4>(&r);
+            let directories = if v >= 1 {
+                rt::owned::read_array::<rt::Uuid, _>(c, true, v, "directories")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let mut leader_recovery_state_tag: i8 = 0_i8;
+            let mut eligible_leader_replicas_tag: Option<rt::SmallVec<[i32; 4]>> = None;
+            let mut last_known_elr_tag: Option<rt::SmallVec<[i32; 4]>> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            leader_recovery_state_tag = rt::read::i8(c, "leader_recovery_state")?;
+                            rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
+                            rt::read::tag_at_default(c, leader_recovery_state_tag == 0_i8);
+                        }
+                        1 if v >= 2 => {
+                            eligible_leader_replicas_tag =
+                                rt::owned::read_opt_array::<i32, _>(c, true, v >= 2, v, "eligible_leader_replicas")?;
+                            rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
+                            rt::read::tag_at_default(c, eligible_leader_replicas_tag.is_none());
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
+                        2 if v >= 2 => {
+                            last_known_elr_tag =
+                                rt::owned::read_opt_array::<i32, _>(c, true, v >= 2, v, "last_known_elr")?;
+                            rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
+                            rt::read::tag_at_default(c, last_known_elr_tag.is_none());
+                        }
+                        2 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x7))
+            };
+            Ok(Self {
+                partition_id,
+                topic_id,
+                replicas,
+                isr,
+                removing_replicas,
+                adding_replicas,
+                leader,
+                leader_recovery_state: leader_recovery_state_tag,
+                leader_epoch,
+                partition_epoch,
+                directories,
+                eligible_leader_replicas: eligible_leader_replicas_tag,
+                last_known_elr: last_known_elr_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 32;
             n += rt::owned::vec_size(&self.replicas, true, v, "replicas")?;

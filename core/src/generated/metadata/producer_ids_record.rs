@@ -239,6 +239,29 @@ pub mod owned {
     impl rt::Sealed for ProducerIdsRecord {}
 
     impl rt::OwnedStruct for ProducerIdsRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "broker_epoch")?;
+                    rt::read::i64(c, "next_producer_id")?;
+                    return Err(rt::read::short(c, "broker_id"));
+                }
+            };
+            let broker_id = rt::read::i32_at::<20, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<20, 4>(&r);
+            let next_producer_id = rt::read::i64_at::<20, 12>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                broker_id,
+                broker_epoch,
+                next_producer_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             {

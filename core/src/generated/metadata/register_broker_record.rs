@@ -1028,6 +1028,80 @@ pub mod owned {
     impl rt::Sealed for RegisterBrokerRecord {}
 
     impl rt::OwnedStruct for RegisterBrokerRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let broker_id = rt::read::i32(c, "broker_id")?;
+            let is_migrating_zk_broker = if v >= 2 {
+                rt::read::bool(c, "is_migrating_zk_broker")?
+            } else {
+                false
+            };
+            let r: [u8; 24] = match rt::read::run::<24>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "incarnation_id")?;
+                    rt::read::i64(c, "broker_epoch")?;
+                    return Err(rt::read::short(c, "incarnation_id"));
+                }
+            };
+            let incarnation_id = rt::read::uuid_at::<24, 0>(&r);
+            let broker_epoch = rt::read::i64_at::<24, 16>(&r);
+            let end_points = rt::owned::read_array::<BrokerEndpoint, _>(c, true, v, "end_points")?;
+            let features = rt::owned::read_array::<BrokerFeature, _>(c, true, v, "features")?;
+            let rack = rt::read::opt_str(c, true, true, "rack")?.map(rt::CompactString::from);
+            let fenced = rt::read::bool(c, "fenced")?;
+            let in_controlled_shutdown = if v >= 1 {
+                rt::read::bool(c, "in_controlled_shutdown")?
+            } else {
+                false
+            };
+            let mut log_dirs_tag: rt::SmallVec<[rt::Uuid; 4]> = rt::SmallVec::new();
+            let mut cordoned_log_dirs_tag: Option<rt::SmallVec<[rt::Uuid; 4]>> = None;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 if v >= 3 => {
+                            log_dirs_tag = rt::owned::read_array::<rt::Uuid, _>(c, true, v, "log_dirs")?;
+                            rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
+                            rt::read::tag_at_default(c, log_dirs_tag.is_empty());
+                        }
+                        0 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
+                        1 if v >= 4 => {
+                            cordoned_log_dirs_tag =
+                                rt::owned::read_opt_array::<rt::Uuid, _>(c, true, v >= 4, v, "cordoned_log_dirs")?;
+                            rt::read::check_tag_size(c, before, size, tag, "cordoned_log_dirs")?;
+                            rt::read::tag_at_default(c, cordoned_log_dirs_tag.is_none());
+                        }
+                        1 => return Err(rt::read::tag_not_in_version(c, tag, "cordoned_log_dirs")),
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x3))
+            };
+            Ok(Self {
+                broker_id,
+                is_migrating_zk_broker,
+                incarnation_id,
+                broker_epoch,
+                end_points,
+                features,
+                rack,
+                fenced,
+                in_controlled_shutdown,
+                log_dirs: log_dirs_tag,
+                cordoned_log_dirs: cordoned_log_dirs_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 29;
             if v >= 2 {
@@ -1185,6 +1259,31 @@ pub mod owned {
     impl rt::Sealed for BrokerEndpoint {}
 
     impl rt::OwnedStruct for BrokerEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "end_points[].name")?);
+            let host = rt::CompactString::from(rt::read::str(c, true, "end_points[].host")?);
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::u16(c, "end_points[].port")?;
+                    rt::read::i16(c, "end_points[].security_protocol")?;
+                    return Err(rt::read::short(c, "end_points[].port"));
+                }
+            };
+            let port = rt::read::u16_at::<4, 0>(&r);
+            let security_protocol = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                host,
+                port,
+                security_protocol,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -1257,6 +1356,29 @@ pub mod owned {
     impl rt::Sealed for BrokerFeature {}
 
     impl rt::OwnedStruct for BrokerFeature {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "features[].name")?);
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "features[].min_supported_version")?;
+                    rt::read::i16(c, "features[].max_supported_version")?;
+                    return Err(rt::read::short(c, "features[].min_supported_version"));
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "features[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

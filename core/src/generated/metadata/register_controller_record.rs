@@ -717,6 +717,33 @@ pub mod owned {
     impl rt::Sealed for RegisterControllerRecord {}
 
     impl rt::OwnedStruct for RegisterControllerRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 21] = match rt::read::run::<21>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "controller_id")?;
+                    rt::read::uuid(c, "incarnation_id")?;
+                    rt::read::bool(c, "zk_migration_ready")?;
+                    return Err(rt::read::short(c, "controller_id"));
+                }
+            };
+            let controller_id = rt::read::i32_at::<21, 0>(&r);
+            let incarnation_id = rt::read::uuid_at::<21, 4>(&r);
+            let zk_migration_ready = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
+            let end_points = rt::owned::read_array::<ControllerEndpoint, _>(c, true, v, "end_points")?;
+            let features = rt::owned::read_array::<ControllerFeature, _>(c, true, v, "features")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                controller_id,
+                incarnation_id,
+                zk_migration_ready,
+                end_points,
+                features,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 21;
             n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
@@ -783,6 +810,31 @@ pub mod owned {
     impl rt::Sealed for ControllerEndpoint {}
 
     impl rt::OwnedStruct for ControllerEndpoint {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "end_points[].name")?);
+            let host = rt::CompactString::from(rt::read::str(c, true, "end_points[].host")?);
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::u16(c, "end_points[].port")?;
+                    rt::read::i16(c, "end_points[].security_protocol")?;
+                    return Err(rt::read::short(c, "end_points[].port"));
+                }
+            };
+            let port = rt::read::u16_at::<4, 0>(&r);
+            let security_protocol = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                host,
+                port,
+                security_protocol,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -855,6 +907,29 @@ pub mod owned {
     impl rt::Sealed for ControllerFeature {}
 
     impl rt::OwnedStruct for ControllerFeature {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "features[].name")?);
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "features[].min_supported_version")?;
+                    rt::read::i16(c, "features[].max_supported_version")?;
+                    return Err(rt::read::short(c, "features[].min_supported_version"));
+                }
+            };
+            let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+            let max_supported_version = rt::read::i16_at::<4, 2>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "features[]._tagged_fields")?);
+            Ok(Self {
+                name,
+                min_supported_version,
+                max_supported_version,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

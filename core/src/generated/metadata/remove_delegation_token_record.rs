@@ -180,6 +180,16 @@ pub mod owned {
     impl rt::Sealed for RemoveDelegationTokenRecord {}
 
     impl rt::OwnedStruct for RemoveDelegationTokenRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let token_id = rt::CompactString::from(rt::read::str(c, true, "token_id")?);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                token_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.token_id, true, "token_id")?;

@@ -210,6 +210,18 @@ pub mod owned {
     impl rt::Sealed for RemoveUserScramCredentialRecord {}
 
     impl rt::OwnedStruct for RemoveUserScramCredentialRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "name")?);
+            let mechanism = rt::read::i8(c, "mechanism")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                name,
+                mechanism,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             n += rt::write::str_size(&self.name, true, "name")?;

@@ -217,6 +217,26 @@ pub mod owned {
     impl rt::Sealed for UnfenceBrokerRecord {}
 
     impl rt::OwnedStruct for UnfenceBrokerRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "id")?;
+                    rt::read::i64(c, "epoch")?;
+                    return Err(rt::read::short(c, "id"));
+                }
+            };
+            let id = rt::read::i32_at::<12, 0>(&r);
+            let epoch = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                id,
+                epoch,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             {

@@ -179,6 +179,16 @@ pub mod owned {
     impl rt::Sealed for UnregisterControllerRecord {}
 
     impl rt::OwnedStruct for UnregisterControllerRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let controller_id = rt::read::i32(c, "controller_id")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                controller_id,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             {

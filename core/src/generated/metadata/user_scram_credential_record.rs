@@ -324,6 +324,26 @@ pub mod owned {
     impl rt::Sealed for UserScramCredentialRecord {}
 
     impl rt::OwnedStruct for UserScramCredentialRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "name")?);
+            let mechanism = rt::read::i8(c, "mechanism")?;
+            let salt = rt::read::bytes(c, true, "salt")?.to_vec();
+            let stored_key = rt::read::bytes(c, true, "stored_key")?.to_vec();
+            let server_key = rt::read::bytes(c, true, "server_key")?.to_vec();
+            let iterations = rt::read::i32(c, "iterations")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                name,
+                mechanism,
+                salt,
+                stored_key,
+                server_key,
+                iterations,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 5;
             n += rt::write::str_size(&self.name, true, "name")?;

@@ -179,6 +179,16 @@ pub mod owned {
     impl rt::Sealed for ZkMigrationStateRecord {}
 
     impl rt::OwnedStruct for ZkMigrationStateRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let zk_migration_state = rt::read::i8(c, "zk_migration_state")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                zk_migration_state,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 1;
             {

@@ -576,6 +576,53 @@ pub mod owned {
     impl rt::Sealed for QuorumStateData {}
 
     impl rt::OwnedStruct for QuorumStateData {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let cluster_id = if v <= 0 {
+                rt::CompactString::from(rt::read::str(c, true, "cluster_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "leader_id")?;
+                    rt::read::i32(c, "leader_epoch")?;
+                    rt::read::i32(c, "voted_id")?;
+                    return Err(rt::read::short(c, "leader_id"));
+                }
+            };
+            let leader_id = rt::read::i32_at::<12, 0>(&r);
+            let leader_epoch = rt::read::i32_at::<12, 4>(&r);
+            let voted_id = rt::read::i32_at::<12, 8>(&r);
+            let voted_directory_id = if v >= 1 {
+                rt::read::uuid(c, "voted_directory_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let applied_offset = if v <= 0 {
+                rt::read::i64(c, "applied_offset")?
+            } else {
+                0_i64
+            };
+            let current_voters = if v <= 0 {
+                rt::owned::read_opt_array::<Voter, _>(c, true, v <= 0, v, "current_voters")?
+            } else {
+                Some(rt::SmallVec::new())
+            };
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                cluster_id,
+                leader_id,
+                leader_epoch,
+                voted_id,
+                voted_directory_id,
+                applied_offset,
+                current_voters,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 12;
             if v <= 0 {
@@ -674,6 +721,21 @@ pub mod owned {
     impl rt::Sealed for Voter {}
 
     impl rt::OwnedStruct for Voter {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let voter_id = if v <= 0 {
+                rt::read::i32(c, "current_voters[].voter_id")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "current_voters[]._tagged_fields")?);
+            Ok(Self {
+                voter_id,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

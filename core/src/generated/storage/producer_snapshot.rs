@@ -555,6 +555,17 @@ pub mod owned {
     impl rt::Sealed for ProducerSnapshot {}
 
     impl rt::OwnedStruct for ProducerSnapshot {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let crc = rt::read::u32(c, "crc")?;
+            let producer_entries = rt::owned::read_array::<ProducerEntry, _>(c, false, v, "producer_entries")?;
+            Ok(Self {
+                crc,
+                producer_entries,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 4;
             n += rt::owned::vec_size(&self.producer_entries, false, v, "producer_entries")?;
@@ -629,6 +640,43 @@ pub mod owned {
     impl rt::Sealed for ProducerEntry {}
 
     impl rt::OwnedStruct for ProducerEntry {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 46] = match rt::read::run::<46>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "producer_entries[].producer_id")?;
+                    rt::read::i16(c, "producer_entries[].epoch")?;
+                    rt::read::i32(c, "producer_entries[].last_sequence")?;
+                    rt::read::i64(c, "producer_entries[].last_offset")?;
+                    rt::read::i32(c, "producer_entries[].offset_delta")?;
+                    rt::read::i64(c, "producer_entries[].timestamp")?;
+                    rt::read::i32(c, "producer_entries[].coordinator_epoch")?;
+                    rt::read::i64(c, "producer_entries[].current_txn_first_offset")?;
+                    return Err(rt::read::short(c, "producer_entries[].producer_id"));
+                }
+            };
+            let producer_id = rt::read::i64_at::<46, 0>(&r);
+            let epoch = rt::read::i16_at::<46, 8>(&r);
+            let last_sequence = rt::read::i32_at::<46, 10>(&r);
+            let last_offset = rt::read::i64_at::<46, 14>(&r);
+            let offset_delta = rt::read::i32_at::<46, 22>(&r);
+            let timestamp = rt::read::i64_at::<46, 26>(&r);
+            let coordinator_epoch = rt::read::i32_at::<46, 34>(&r);
+            let current_txn_first_offset = rt::read::i64_at::<46, 38>(&r);
+            Ok(Self {
+                producer_id,
+                epoch,
+                last_sequence,
+                last_offset,
+                offset_delta,
+                timestamp,
+                coordinator_epoch,
+                current_txn_first_offset,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -1094,6 +1094,67 @@ pub mod owned {
     impl rt::Sealed for RemoteLogSegmentMetadataRecord {}
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataRecord {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
+            let r: [u8; 36] = match rt::read::run::<36>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "start_offset")?;
+                    rt::read::i64(c, "end_offset")?;
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "max_timestamp_ms")?;
+                    rt::read::i64(c, "event_timestamp_ms")?;
+                    return Err(rt::read::short(c, "start_offset"));
+                }
+            };
+            let start_offset = rt::read::i64_at::<36, 0>(&r);
+            let end_offset = rt::read::i64_at::<36, 8>(&r);
+            let broker_id = rt::read::i32_at::<36, 16>(&r);
+            let max_timestamp_ms = rt::read::i64_at::<36, 20>(&r);
+            let event_timestamp_ms = rt::read::i64_at::<36, 28>(&r);
+            let segment_leader_epochs =
+                rt::owned::read_array::<SegmentLeaderEpochEntry, _>(c, true, v, "segment_leader_epochs")?;
+            let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
+            let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?.map(<[u8]>::to_vec);
+            let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
+            let mut txn_index_empty_tag: bool = false;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
+                            rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                            rt::read::tag_at_default(c, !txn_index_empty_tag);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                remote_log_segment_id,
+                start_offset,
+                end_offset,
+                broker_id,
+                max_timestamp_ms,
+                event_timestamp_ms,
+                segment_leader_epochs,
+                segment_size_in_bytes,
+                custom_metadata,
+                remote_log_segment_state,
+                txn_index_empty: txn_index_empty_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 41;
             n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
@@ -1177,6 +1238,19 @@ pub mod owned {
     impl rt::Sealed for RemoteLogSegmentIdEntry {}
 
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
+            let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?);
+            Ok(Self {
+                topic_id_partition,
+                id,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1239,6 +1313,29 @@ pub mod owned {
     impl rt::Sealed for SegmentLeaderEpochEntry {}
 
     impl rt::OwnedStruct for SegmentLeaderEpochEntry {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
+                    rt::read::i64(c, "segment_leader_epochs[].offset")?;
+                    return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+                }
+            };
+            let leader_epoch = rt::read::i32_at::<12, 0>(&r);
+            let offset = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "segment_leader_epochs[]._tagged_fields",
+            )?);
+            Ok(Self {
+                leader_epoch,
+                offset,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -1307,6 +1404,32 @@ pub mod owned {
     impl rt::Sealed for TopicIdPartitionEntry {}
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name =
+                rt::CompactString::from(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?);
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
+                    rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
+                    return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+                }
+            };
+            let id = rt::read::uuid_at::<20, 0>(&r);
+            let partition = rt::read::i32_at::<20, 16>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "remote_log_segment_id.topic_id_partition._tagged_fields",
+            )?);
+            Ok(Self {
+                name,
+                id,
+                partition,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -719,6 +719,69 @@ pub mod owned {
     impl rt::Sealed for RemoteLogSegmentMetadataSnapshotRecord {}
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataSnapshotRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 52] = match rt::read::run::<52>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "segment_id")?;
+                    rt::read::i64(c, "start_offset")?;
+                    rt::read::i64(c, "end_offset")?;
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "max_timestamp_ms")?;
+                    rt::read::i64(c, "event_timestamp_ms")?;
+                    return Err(rt::read::short(c, "segment_id"));
+                }
+            };
+            let segment_id = rt::read::uuid_at::<52, 0>(&r);
+            let start_offset = rt::read::i64_at::<52, 16>(&r);
+            let end_offset = rt::read::i64_at::<52, 24>(&r);
+            let broker_id = rt::read::i32_at::<52, 32>(&r);
+            let max_timestamp_ms = rt::read::i64_at::<52, 36>(&r);
+            let event_timestamp_ms = rt::read::i64_at::<52, 44>(&r);
+            let segment_leader_epochs =
+                rt::owned::read_array::<SegmentLeaderEpochEntry, _>(c, true, v, "segment_leader_epochs")?;
+            let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
+            let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?.map(<[u8]>::to_vec);
+            let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
+            let mut txn_index_empty_tag: bool = false;
+            let unknown_tagged_fields = {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
+                            rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                            rt::read::tag_at_default(c, !txn_index_empty_tag);
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x1))
+            };
+            Ok(Self {
+                segment_id,
+                start_offset,
+                end_offset,
+                broker_id,
+                max_timestamp_ms,
+                event_timestamp_ms,
+                segment_leader_epochs,
+                segment_size_in_bytes,
+                custom_metadata,
+                remote_log_segment_state,
+                txn_index_empty: txn_index_empty_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 57;
             n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
@@ -801,6 +864,29 @@ pub mod owned {
     impl rt::Sealed for SegmentLeaderEpochEntry {}
 
     impl rt::OwnedStruct for SegmentLeaderEpochEntry {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
+                    rt::read::i64(c, "segment_leader_epochs[].offset")?;
+                    return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+                }
+            };
+            let leader_epoch = rt::read::i32_at::<12, 0>(&r);
+            let offset = rt::read::i64_at::<12, 4>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "segment_leader_epochs[]._tagged_fields",
+            )?);
+            Ok(Self {
+                leader_epoch,
+                offset,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

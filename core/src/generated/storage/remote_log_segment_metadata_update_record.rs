@@ -683,6 +683,31 @@ pub mod owned {
     impl rt::Sealed for RemoteLogSegmentMetadataUpdateRecord {}
 
     impl rt::OwnedStruct for RemoteLogSegmentMetadataUpdateRecord {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::OwnedStruct>::read(c, v)?;
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "event_timestamp_ms")?;
+                    return Err(rt::read::short(c, "broker_id"));
+                }
+            };
+            let broker_id = rt::read::i32_at::<12, 0>(&r);
+            let event_timestamp_ms = rt::read::i64_at::<12, 4>(&r);
+            let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?.map(<[u8]>::to_vec);
+            let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                remote_log_segment_id,
+                broker_id,
+                event_timestamp_ms,
+                custom_metadata,
+                remote_log_segment_state,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 13;
             n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
@@ -748,6 +773,19 @@ pub mod owned {
     impl rt::Sealed for RemoteLogSegmentIdEntry {}
 
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
+            let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "remote_log_segment_id._tagged_fields")?);
+            Ok(Self {
+                topic_id_partition,
+                id,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -814,6 +852,32 @@ pub mod owned {
     impl rt::Sealed for TopicIdPartitionEntry {}
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name =
+                rt::CompactString::from(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?);
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
+                    rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
+                    return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+                }
+            };
+            let id = rt::read::uuid_at::<20, 0>(&r);
+            let partition = rt::read::i32_at::<20, 16>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                c,
+                "remote_log_segment_id.topic_id_partition._tagged_fields",
+            )?);
+            Ok(Self {
+                name,
+                id,
+                partition,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -484,6 +484,31 @@ pub mod owned {
     impl rt::Sealed for RemotePartitionDeleteMetadataRecord {}
 
     impl rt::OwnedStruct for RemotePartitionDeleteMetadataRecord {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_id_partition = <TopicIdPartitionEntry as rt::OwnedStruct>::read(c, v)?;
+            let r: [u8; 13] = match rt::read::run::<13>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "broker_id")?;
+                    rt::read::i64(c, "event_timestamp_ms")?;
+                    rt::read::i8(c, "remote_partition_delete_state")?;
+                    return Err(rt::read::short(c, "broker_id"));
+                }
+            };
+            let broker_id = rt::read::i32_at::<13, 0>(&r);
+            let event_timestamp_ms = rt::read::i64_at::<13, 4>(&r);
+            let remote_partition_delete_state = rt::read::i8_at::<13, 12>(&r);
+            let unknown_tagged_fields = rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?);
+            Ok(Self {
+                topic_id_partition,
+                broker_id,
+                event_timestamp_ms,
+                remote_partition_delete_state,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 13;
             n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
@@ -553,6 +578,29 @@ pub mod owned {
     impl rt::Sealed for TopicIdPartitionEntry {}
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, _v: i16) -> Result<Self, rt::DecodeError> {
+            let name = rt::CompactString::from(rt::read::str(c, true, "topic_id_partition.name")?);
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "topic_id_partition.id")?;
+                    rt::read::i32(c, "topic_id_partition.partition")?;
+                    return Err(rt::read::short(c, "topic_id_partition.id"));
+                }
+            };
+            let id = rt::read::uuid_at::<20, 0>(&r);
+            let partition = rt::read::i32_at::<20, 16>(&r);
+            let unknown_tagged_fields =
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "topic_id_partition._tagged_fields")?);
+            Ok(Self {
+                name,
+                id,
+                partition,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -1624,6 +1624,57 @@ pub mod owned {
     impl rt::Sealed for SubscriptionInfoData {}
 
     impl rt::OwnedStruct for SubscriptionInfoData {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let version = rt::read::i32(c, "version")?;
+            let latest_supported_version = if v >= 3 {
+                rt::read::i32(c, "latest_supported_version")?
+            } else {
+                -1_i32
+            };
+            let process_id = rt::read::uuid(c, "process_id")?;
+            let prev_tasks = if v <= 6 {
+                rt::owned::read_array::<TaskId, _>(c, false, v, "prev_tasks")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let standby_tasks = if v <= 6 {
+                rt::owned::read_array::<TaskId, _>(c, false, v, "standby_tasks")
+                    .map_err(|e| e.renamed(super::fields::ALIAS_STANDBY_TASKS.paths))?
+            } else {
+                rt::SmallVec::new()
+            };
+            let user_end_point = if v >= 2 {
+                rt::read::bytes(c, false, "user_end_point")?.to_vec()
+            } else {
+                Vec::new()
+            };
+            let task_offset_sums = if v >= 7 {
+                rt::owned::read_array::<TaskOffsetSum, _>(c, false, v, "task_offset_sums")?
+            } else {
+                Vec::new()
+            };
+            let unique_field = if v >= 8 { rt::read::i8(c, "unique_field")? } else { 0_i8 };
+            let error_code = if v >= 9 { rt::read::i32(c, "error_code")? } else { 0_i32 };
+            let client_tags = if v >= 11 {
+                rt::owned::read_array::<ClientTag, _>(c, false, v, "client_tags")?
+            } else {
+                Vec::new()
+            };
+            Ok(Self {
+                version,
+                latest_supported_version,
+                process_id,
+                prev_tasks,
+                standby_tasks,
+                user_end_point,
+                task_offset_sums,
+                unique_field,
+                error_code,
+                client_tags,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 20;
             if v >= 3 {
@@ -1772,6 +1823,32 @@ pub mod owned {
     impl rt::Sealed for TaskId {}
 
     impl rt::OwnedStruct for TaskId {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_group_id;
+            let partition;
+            if v <= 6 {
+                let r: [u8; 8] = match rt::read::run::<8>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "prev_tasks[].topic_group_id")?;
+                        rt::read::i32(c, "prev_tasks[].partition")?;
+                        return Err(rt::read::short(c, "prev_tasks[].topic_group_id"));
+                    }
+                };
+                topic_group_id = rt::read::i32_at::<8, 0>(&r);
+                partition = rt::read::i32_at::<8, 4>(&r);
+            } else {
+                topic_group_id = 0_i32;
+                partition = 0_i32;
+            }
+            Ok(Self {
+                topic_group_id,
+                partition,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1858,6 +1935,55 @@ pub mod owned {
     impl rt::Sealed for TaskOffsetSum {}
 
     impl rt::OwnedStruct for TaskOffsetSum {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic_group_id = if v >= 7 {
+                rt::read::i32(c, "task_offset_sums[].topic_group_id")?
+            } else {
+                0_i32
+            };
+            let partition;
+            let offset_sum;
+            if v >= 10 {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "task_offset_sums[].partition")?;
+                        rt::read::i64(c, "task_offset_sums[].offset_sum")?;
+                        return Err(rt::read::short(c, "task_offset_sums[].partition"));
+                    }
+                };
+                partition = rt::read::i32_at::<12, 0>(&r);
+                offset_sum = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                partition = 0_i32;
+                offset_sum = 0_i64;
+            }
+            let named_topology = if v >= 10 {
+                rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?.map(rt::CompactString::from)
+            } else {
+                Some(rt::CompactString::const_new(""))
+            };
+            let partition_to_offset_sum = if (7..=9).contains(&v) {
+                rt::owned::read_array::<PartitionToOffsetSum, _>(
+                    c,
+                    false,
+                    v,
+                    "task_offset_sums[].partition_to_offset_sum",
+                )?
+            } else {
+                rt::SmallVec::new()
+            };
+            Ok(Self {
+                topic_group_id,
+                partition,
+                offset_sum,
+                named_topology,
+                partition_to_offset_sum,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1989,6 +2115,25 @@ pub mod owned {
     impl rt::Sealed for ClientTag {}
 
     impl rt::OwnedStruct for ClientTag {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let key = if v >= 11 {
+                rt::read::bytes(c, false, "client_tags[].key")?.to_vec()
+            } else {
+                Vec::new()
+            };
+            let value = if v >= 11 {
+                rt::read::bytes(c, false, "client_tags[].value")?.to_vec()
+            } else {
+                Vec::new()
+            };
+            Ok(Self {
+                key,
+                value,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2063,6 +2208,35 @@ pub mod owned {
     impl rt::Sealed for PartitionToOffsetSum {}
 
     impl rt::OwnedStruct for PartitionToOffsetSum {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let partition;
+            let offset_sum;
+            if (7..=9).contains(&v) {
+                let r: [u8; 12] = match rt::read::run::<12>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?;
+                        rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?;
+                        return Err(rt::read::short(
+                            c,
+                            "task_offset_sums[].partition_to_offset_sum[].partition",
+                        ));
+                    }
+                };
+                partition = rt::read::i32_at::<12, 0>(&r);
+                offset_sum = rt::read::i64_at::<12, 4>(&r);
+            } else {
+                partition = 0_i32;
+                offset_sum = 0_i64;
+            }
+            Ok(Self {
+                partition,
+                offset_sum,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

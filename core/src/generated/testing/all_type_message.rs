@@ -1314,6 +1314,130 @@ pub mod owned {
     impl rt::Sealed for AllTypeMessage {}
 
     impl rt::OwnedStruct for AllTypeMessage {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 46] = match rt::read::run::<46>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::bool(c, "my_boolean")?;
+                    rt::read::i8(c, "my_int8")?;
+                    rt::read::i16(c, "my_int16")?;
+                    rt::read::u16(c, "my_uint16")?;
+                    rt::read::i32(c, "my_int32")?;
+                    rt::read::u32(c, "my_uint32")?;
+                    rt::read::i64(c, "my_uint64")?;
+                    rt::read::uuid(c, "my_uuid")?;
+                    rt::read::f64(c, "my_float64")?;
+                    return Err(rt::read::short(c, "my_boolean"));
+                }
+            };
+            let my_boolean = rt::read::canon_bool(c, rt::read::u8_at::<46, 0>(&r));
+            let my_int8 = rt::read::i8_at::<46, 1>(&r);
+            let my_int16 = rt::read::i16_at::<46, 2>(&r);
+            let my_uint16 = rt::read::u16_at::<46, 4>(&r);
+            let my_int32 = rt::read::i32_at::<46, 6>(&r);
+            let my_uint32 = rt::read::u32_at::<46, 10>(&r);
+            let my_uint64 = rt::read::i64_at::<46, 14>(&r);
+            let my_uuid = rt::read::uuid_at::<46, 22>(&r);
+            let my_float64 = rt::read::f64_at::<46, 38>(&r);
+            let my_string = if v <= 0 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "my_string")?)
+            } else {
+                rt::CompactString::const_new("string")
+            };
+            let my_nullable_string = if v <= 0 {
+                rt::read::opt_str(c, v >= 1, v <= 0, "my_nullable_string")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let my_compact_string = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "my_compact_string")?)
+            } else {
+                rt::CompactString::const_new("compact string")
+            };
+            let my_compact_nullable_string = if v >= 1 {
+                rt::read::opt_str(c, v >= 1, v >= 1, "my_compact_nullable_string")?.map(rt::CompactString::from)
+            } else {
+                None
+            };
+            let my_bytes = if v <= 0 {
+                rt::read::bytes(c, v >= 1, "my_bytes")?.to_vec()
+            } else {
+                Vec::new()
+            };
+            let my_nullable_bytes = if v <= 0 {
+                rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_bytes")?.map(<[u8]>::to_vec)
+            } else {
+                None
+            };
+            let my_compact_bytes = if v >= 1 {
+                rt::read::bytes(c, v >= 1, "my_compact_bytes")?.to_vec()
+            } else {
+                Vec::new()
+            };
+            let my_compact_nullable_bytes = if v >= 1 {
+                rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_bytes")?.map(<[u8]>::to_vec)
+            } else {
+                None
+            };
+            let my_records = if v <= 0 {
+                rt::read::opt_bytes(c, v >= 1, false, "my_records")?.map(<[u8]>::to_vec)
+            } else {
+                None
+            };
+            let my_nullable_records = if v <= 0 {
+                rt::read::opt_bytes(c, v >= 1, v <= 0, "my_nullable_records")?.map(<[u8]>::to_vec)
+            } else {
+                None
+            };
+            let my_compact_records = if v >= 1 {
+                rt::read::opt_bytes(c, v >= 1, false, "my_compact_records")?.map(<[u8]>::to_vec)
+            } else {
+                None
+            };
+            let my_compact_nullable_records = if v >= 1 {
+                rt::read::opt_bytes(c, v >= 1, v >= 1, "my_compact_nullable_records")?.map(<[u8]>::to_vec)
+            } else {
+                None
+            };
+            let my_int_array = rt::owned::read_array::<i32, _>(c, v >= 1, v, "my_int_array")?;
+            let my_nullable_int_array =
+                rt::owned::read_opt_array::<i32, _>(c, v >= 1, true, v, "my_nullable_int_array")?;
+            let my_common_struct = rt::owned::read_opt_struct::<TestCommonStruct>(c, v >= 1, v, "my_common_struct")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                my_boolean,
+                my_int8,
+                my_int16,
+                my_uint16,
+                my_int32,
+                my_uint32,
+                my_uint64,
+                my_uuid,
+                my_float64,
+                my_string,
+                my_nullable_string,
+                my_compact_string,
+                my_compact_nullable_string,
+                my_bytes,
+                my_nullable_bytes,
+                my_compact_bytes,
+                my_compact_nullable_bytes,
+                my_records,
+                my_nullable_records,
+                my_compact_records,
+                my_compact_nullable_records,
+                my_int_array,
+                my_nullable_int_array,
+                my_common_struct,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 46;
             if v <= 0 {
@@ -1586,6 +1710,30 @@ pub mod owned {
     impl rt::Sealed for TestCommonStruct {}
 
     impl rt::OwnedStruct for TestCommonStruct {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "my_common_struct.foo")?;
+                    rt::read::i32(c, "my_common_struct.bar")?;
+                    return Err(rt::read::short(c, "my_common_struct.foo"));
+                }
+            };
+            let foo = rt::read::i32_at::<8, 0>(&r);
+            let bar = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "my_common_struct._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                foo,
+                bar,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

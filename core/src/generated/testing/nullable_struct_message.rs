@@ -1183,6 +1183,51 @@ pub mod owned {
     impl rt::Sealed for NullableStructMessage {}
 
     impl rt::OwnedStruct for NullableStructMessage {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let nullable_struct = rt::owned::read_opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
+            let nullable_struct2 = rt::owned::read_opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
+            let mut nullable_struct3_tag: Option<MyStruct3> = None;
+            let mut nullable_struct4_tag: Option<MyStruct4> = Some(MyStruct4::default());
+            let unknown_tagged_fields = if v >= 1 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            nullable_struct3_tag =
+                                rt::owned::read_opt_struct_tagged::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
+                            rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
+                            rt::read::tag_at_default(c, nullable_struct3_tag.is_none());
+                        }
+                        1 => {
+                            nullable_struct4_tag =
+                                rt::owned::read_opt_struct_tagged::<MyStruct4>(c, v >= 1, v, "nullable_struct4")?;
+                            rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
+                            rt::read::tag_at_default(c, nullable_struct4_tag == Some(MyStruct4::default()));
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x3))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                nullable_struct,
+                nullable_struct2,
+                nullable_struct3: nullable_struct3_tag,
+                nullable_struct4: nullable_struct4_tag,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::owned::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
@@ -1297,6 +1342,22 @@ pub mod owned {
     impl rt::Sealed for MyStruct {}
 
     impl rt::OwnedStruct for MyStruct {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let my_string = rt::CompactString::from(rt::read::str(c, v >= 1, "nullable_struct.my_string")?);
+            let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "nullable_struct._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                my_string,
+                my_int,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1367,6 +1428,22 @@ pub mod owned {
     impl rt::Sealed for MyStruct2 {}
 
     impl rt::OwnedStruct for MyStruct2 {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let my_string = rt::CompactString::from(rt::read::str(c, v >= 1, "nullable_struct2.my_string")?);
+            let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "nullable_struct2._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                my_string,
+                my_int,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1437,6 +1514,30 @@ pub mod owned {
     impl rt::Sealed for MyStruct3 {}
 
     impl rt::OwnedStruct for MyStruct3 {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let my_string = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "nullable_struct3.my_string")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let my_int = if v >= 1 {
+                rt::read::i32(c, "nullable_struct3.my_int")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "nullable_struct3._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                my_string,
+                my_int,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1528,6 +1629,30 @@ pub mod owned {
     impl rt::Sealed for MyStruct4 {}
 
     impl rt::OwnedStruct for MyStruct4 {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let my_string = if v >= 1 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "nullable_struct4.my_string")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let my_int = if v >= 1 {
+                rt::read::i32(c, "nullable_struct4.my_int")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "nullable_struct4._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                my_string,
+                my_int,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

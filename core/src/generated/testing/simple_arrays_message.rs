@@ -458,6 +458,26 @@ pub mod owned {
     impl rt::Sealed for SimpleArraysMessage {}
 
     impl rt::OwnedStruct for SimpleArraysMessage {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let goats = if v >= 1 {
+                rt::owned::read_array::<StructArray, _>(c, v >= 1, v, "goats")?
+            } else {
+                Vec::new()
+            };
+            let sheep = rt::owned::read_array::<i32, _>(c, v >= 1, v, "sheep")?;
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                goats,
+                sheep,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -529,6 +549,30 @@ pub mod owned {
     impl rt::Sealed for StructArray {}
 
     impl rt::OwnedStruct for StructArray {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let color = if v >= 1 {
+                rt::read::i8(c, "goats[].color")?
+            } else {
+                0_i8
+            };
+            let name = if v >= 2 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "goats[].name")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "goats[]._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                color,
+                name,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

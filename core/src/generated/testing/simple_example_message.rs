@@ -1967,6 +1967,162 @@ pub mod owned {
     impl rt::Sealed for SimpleExampleMessage {}
 
     impl rt::OwnedStruct for SimpleExampleMessage {
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let process_id = if v >= 1 {
+                rt::read::uuid(c, "process_id")?
+            } else {
+                rt::Uuid::nil()
+            };
+            let zero_copy_byte_buffer = if v == 1 {
+                rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?.to_vec()
+            } else {
+                Vec::new()
+            };
+            let nullable_zero_copy_byte_buffer = if v == 1 {
+                rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?.map(<[u8]>::to_vec)
+            } else {
+                Some(Vec::new())
+            };
+            let my_struct = if v >= 2 {
+                <MyStruct as rt::OwnedStruct>::read(c, v)?
+            } else {
+                MyStruct::default()
+            };
+            let my_common_struct = <TestCommonStruct as rt::OwnedStruct>::read(c, v)?;
+            let my_other_common_struct = <TestCommonStruct as rt::OwnedStruct>::read(c, v)
+                .map_err(|e| e.renamed(super::fields::ALIAS_MY_OTHER_COMMON_STRUCT.paths))?;
+            let my_uint16;
+            let my_uint32;
+            if v >= 1 {
+                let r: [u8; 6] = match rt::read::run::<6>(c) {
+                    Some(r) => r,
+                    None => {
+                        rt::read::u16(c, "my_uint16")?;
+                        rt::read::u32(c, "my_uint32")?;
+                        return Err(rt::read::short(c, "my_uint16"));
+                    }
+                };
+                my_uint16 = rt::read::u16_at::<6, 0>(&r);
+                my_uint32 = rt::read::u32_at::<6, 2>(&r);
+            } else {
+                my_uint16 = 33000_u16;
+                my_uint32 = 1234567_u32;
+            }
+            let mut my_tagged_int_array_tag: rt::SmallVec<[i32; 4]> = rt::SmallVec::new();
+            let mut my_nullable_string_tag: Option<rt::CompactString> = None;
+            let mut my_int16_tag: i16 = 123_i16;
+            let mut my_float64_tag: f64 = 12.34_f64;
+            let mut my_string_tag: rt::CompactString = rt::CompactString::const_new("");
+            let mut my_bytes_tag: Option<Vec<u8>> = Some(Vec::new());
+            let mut tagged_uuid_tag: rt::Uuid = rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec);
+            let mut tagged_long_tag: i64 = 914172222550880202_i64;
+            let mut my_tagged_struct_tag: TaggedStruct = TaggedStruct::default();
+            let mut tagged_long_flexible_version_subset_tag: i64 = 0_i64;
+            let unknown_tagged_fields = if v >= 1 {
+                let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
+                let mut unknown = 0u32;
+                let mut next_tag = 0u64;
+                for _ in 0..n {
+                    let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                    let before = c.len();
+                    match tag {
+                        0 => {
+                            my_tagged_int_array_tag =
+                                rt::owned::read_array::<i32, _>(c, true, v, "my_tagged_int_array")?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
+                            rt::read::tag_at_default(c, my_tagged_int_array_tag.is_empty());
+                        }
+                        1 => {
+                            my_nullable_string_tag =
+                                rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?.map(rt::CompactString::from);
+                            rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
+                            rt::read::tag_at_default(c, my_nullable_string_tag.is_none());
+                        }
+                        2 => {
+                            my_int16_tag = rt::read::i16(c, "my_int16")?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_int16")?;
+                            rt::read::tag_at_default(c, my_int16_tag == 123_i16);
+                        }
+                        3 => {
+                            my_float64_tag = rt::read::f64(c, "my_float64")?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_float64")?;
+                            rt::read::tag_at_default(c, my_float64_tag.to_bits() == (12.34_f64).to_bits());
+                        }
+                        4 => {
+                            my_string_tag = rt::CompactString::from(rt::read::str(c, true, "my_string")?);
+                            rt::read::check_tag_size(c, before, size, tag, "my_string")?;
+                            rt::read::tag_at_default(c, my_string_tag.is_empty());
+                        }
+                        5 => {
+                            my_bytes_tag = rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?.map(<[u8]>::to_vec);
+                            rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
+                            rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|a| a.is_empty()));
+                        }
+                        6 => {
+                            tagged_uuid_tag = rt::read::uuid(c, "tagged_uuid")?;
+                            rt::read::check_tag_size(c, before, size, tag, "tagged_uuid")?;
+                            rt::read::tag_at_default(
+                                c,
+                                tagged_uuid_tag == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
+                            );
+                        }
+                        7 => {
+                            tagged_long_tag = rt::read::i64(c, "tagged_long")?;
+                            rt::read::check_tag_size(c, before, size, tag, "tagged_long")?;
+                            rt::read::tag_at_default(c, tagged_long_tag == 914172222550880202_i64);
+                        }
+                        8 if v >= 2 => {
+                            my_tagged_struct_tag = <TaggedStruct as rt::OwnedStruct>::read(c, v)?;
+                            rt::read::check_tag_size(c, before, size, tag, "my_tagged_struct")?;
+                            rt::read::tag_at_default(c, my_tagged_struct_tag == TaggedStruct::default());
+                        }
+                        8 => return Err(rt::read::tag_not_in_version(c, tag, "my_tagged_struct")),
+                        9 if v >= 2 => {
+                            tagged_long_flexible_version_subset_tag =
+                                rt::read::i64(c, "tagged_long_flexible_version_subset")?;
+                            rt::read::check_tag_size(c, before, size, tag, "tagged_long_flexible_version_subset")?;
+                            rt::read::tag_at_default(c, tagged_long_flexible_version_subset_tag == 0_i64);
+                        }
+                        9 => {
+                            return Err(rt::read::tag_not_in_version(
+                                c,
+                                tag,
+                                "tagged_long_flexible_version_subset",
+                            ))
+                        }
+                        _ => {
+                            rt::read::skip_tag(c, size, "_tagged_fields")?;
+                            unknown += 1;
+                        }
+                    }
+                }
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags(section, c, n, unknown, 0x3ff))
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                process_id,
+                my_tagged_int_array: my_tagged_int_array_tag,
+                my_nullable_string: my_nullable_string_tag,
+                my_int16: my_int16_tag,
+                my_float64: my_float64_tag,
+                my_string: my_string_tag,
+                my_bytes: my_bytes_tag,
+                tagged_uuid: tagged_uuid_tag,
+                tagged_long: tagged_long_tag,
+                zero_copy_byte_buffer,
+                nullable_zero_copy_byte_buffer,
+                my_struct,
+                my_tagged_struct: my_tagged_struct_tag,
+                tagged_long_flexible_version_subset: tagged_long_flexible_version_subset_tag,
+                my_common_struct,
+                my_other_common_struct,
+                my_uint16,
+                my_uint32,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             if v >= 1 {
@@ -2344,6 +2500,30 @@ pub mod owned {
     impl rt::Sealed for MyStruct {}
 
     impl rt::OwnedStruct for MyStruct {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let struct_id = if v >= 2 {
+                rt::read::i32(c, "my_struct.struct_id")?
+            } else {
+                0_i32
+            };
+            let array_in_struct = if v >= 2 {
+                rt::owned::read_array::<StructArray, _>(c, v >= 1, v, "my_struct.array_in_struct")?
+            } else {
+                rt::SmallVec::new()
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "my_struct._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                struct_id,
+                array_in_struct,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2424,6 +2604,24 @@ pub mod owned {
     impl rt::Sealed for TaggedStruct {}
 
     impl rt::OwnedStruct for TaggedStruct {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let struct_id = if v >= 2 {
+                rt::CompactString::from(rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?)
+            } else {
+                rt::CompactString::const_new("")
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "my_tagged_struct._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                struct_id,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2496,6 +2694,30 @@ pub mod owned {
     impl rt::Sealed for TestCommonStruct {}
 
     impl rt::OwnedStruct for TestCommonStruct {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "my_common_struct.foo")?;
+                    rt::read::i32(c, "my_common_struct.bar")?;
+                    return Err(rt::read::short(c, "my_common_struct.foo"));
+                }
+            };
+            let foo = rt::read::i32_at::<8, 0>(&r);
+            let bar = rt::read::i32_at::<8, 4>(&r);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "my_common_struct._tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                foo,
+                bar,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -2564,6 +2786,27 @@ pub mod owned {
     impl rt::Sealed for StructArray {}
 
     impl rt::OwnedStruct for StructArray {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let array_field_id = if v >= 2 {
+                rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?
+            } else {
+                0_i32
+            };
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(
+                    c,
+                    "my_struct.array_in_struct[]._tagged_fields",
+                )?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                array_field_id,
+                unknown_tagged_fields,
+            })
+        }
+
         const INLINE: bool = true;
 
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

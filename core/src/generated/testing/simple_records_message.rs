@@ -226,6 +226,22 @@ pub mod owned {
     impl rt::Sealed for SimpleRecordsMessage {}
 
     impl rt::OwnedStruct for SimpleRecordsMessage {
+        #[inline]
+        fn read(c: &mut rt::Cursor<'_>, v: i16) -> Result<Self, rt::DecodeError> {
+            let topic = rt::CompactString::from(rt::read::str(c, v >= 1, "topic")?);
+            let record_set = rt::read::opt_bytes(c, v >= 1, true, "record_set")?.map(<[u8]>::to_vec);
+            let unknown_tagged_fields = if v >= 1 {
+                rt::OwnedTaggedFields::from(&rt::read::unknown_tags_only(c, "_tagged_fields")?)
+            } else {
+                rt::OwnedTaggedFields::new()
+            };
+            Ok(Self {
+                topic,
+                record_set,
+                unknown_tagged_fields,
+            })
+        }
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             let mut n: usize = 0;
             n += rt::write::str_size(&self.topic, v >= 1, "topic")?;
