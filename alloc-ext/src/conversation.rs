@@ -199,15 +199,9 @@ impl Connection {
     pub fn error_event(&self, direction: Direction, time: f64, message: &str) -> FrameEvent {
         let mut out = self.base(time, direction);
         out.insert("error".into(), error_json(message));
-        FrameEvent {
-            direction,
-            api: None,
-            correlation_id: None,
-            decoded: Decoded::Failed,
-            error_codes: Vec::new(),
-            size: 0,
-            json: Value::Object(out),
-        }
+        let mut ev = FrameEvent::undecoded(direction, 0);
+        ev.json = Value::Object(out);
+        ev
     }
 
     /// Decodes one frame (the bytes after the 4-byte size) that went in `direction` at `time`
