@@ -71,7 +71,7 @@ def edges(mods):
                     out[m].add(used)
                 elif used in roots:
                     out[m] |= {x for x in roots[used] if x != top}
-            if "rt::" in text and m != "rt":
+            if re.search(r"\brt::", text) and m != "rt":
                 out[m] |= {x for x in roots.get("rt", ()) if x != m.split("::")[0]}
             if m.startswith("records::"):
                 for used in re.findall(r"\bsuper::([a-z_]+)", text):

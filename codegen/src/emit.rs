@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::features;
 use crate::model::{field_ident, sites, snake, structs, Message, Site};
 use crate::schema::{parse_int, parse_uuid, Field, Type, Versions};
 
@@ -2117,7 +2118,8 @@ fn kind_variant(m: &Message) -> &'static str {
     }
 }
 
-fn emit_message_impl(o: &mut String, m: &Message) {
+/// The `rt::MessageInfo` of `m` as a constant expression.
+fn info_literal(m: &Message) -> String {
     let lo = m.valid.min().unwrap_or(0);
     let hi = m.valid.max().unwrap_or(0);
     let flex = m
@@ -2126,14 +2128,22 @@ fn emit_message_impl(o: &mut String, m: &Message) {
         .min()
         .map_or("None".to_string(), |v| format!("Some({v})"));
     let key = m.api_key.map_or("None".to_string(), |k| format!("Some({k})"));
-    let _ = writeln!(
-        o,
-        "\nimpl<'a> rt::Message<'a> for {name}<'a> {{\n    const INFO: rt::MessageInfo = rt::MessageInfo {{\n        name: \"{name}\",\n        kind: rt::MessageKind::{kind},\n        api_key: {key},\n        min_version: {lo},\n        max_version: {hi},\n        flexible_min: {flex},\n        latest_version_unstable: {unstable},\n        provisional: {prov},\n    }};\n    const SCHEMA: &'static rt::reflect::StructDesc = &schema::{st};\n}}",
-        st = upper(&m.name),
+    format!(
+        "rt::MessageInfo {{ name: \"{name}\", kind: rt::MessageKind::{kind}, api_key: {key}, min_version: {lo}, max_version: {hi}, flexible_min: {flex}, latest_version_unstable: {unstable}, provisional: {prov} }}",
         name = m.name,
         kind = kind_variant(m),
         unstable = m.latest_unstable,
         prov = m.provisional,
+    )
+}
+
+fn emit_message_impl(o: &mut String, m: &Message) {
+    let _ = writeln!(
+        o,
+        "\nimpl<'a> rt::Message<'a> for {name}<'a> {{\n    const INFO: rt::MessageInfo = {info};\n    const SCHEMA: &'static rt::reflect::StructDesc = &schema::{st};\n}}",
+        st = upper(&m.name),
+        name = m.name,
+        info = info_literal(m),
     );
 }
 
@@ -2145,11 +2155,11 @@ pub fn group_mod(group: &str, msgs: &[&Message]) -> String {
         "//! Generated `{group}` modules: one per schema, each named after it in snake case.\n"
     );
     for m in msgs {
-        let _ = writeln!(o, "pub mod {};", snake(&m.name));
+        let _ = writeln!(o, "{}pub mod {};", features::cfg(m), snake(&m.name));
     }
     o.push('\n');
     for m in msgs {
-        let _ = writeln!(o, "pub use {}::{};", snake(&m.name), m.name);
+        let _ = writeln!(o, "{}pub use {}::{};", features::cfg(m), snake(&m.name), m.name);
     }
     o
 }
@@ -2178,7 +2188,8 @@ pub fn catalog(msgs: &[Message]) -> String {
         for m in ms {
             let _ = writeln!(
                 o,
-                "    Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, schema: &super::{g}::{s}::schema::{u}, paths: super::{g}::{s}::fields::PATHS, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}>, #[cfg(feature = \"alloc\")] visit: |b, v, vis| <super::{g}::{n}<'_> as rt::Message<'_>>::visit(b, v, vis) }},",
+                "    {c}Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, schema: &super::{g}::{s}::schema::{u}, paths: super::{g}::{s}::fields::PATHS, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}>, #[cfg(feature = \"alloc\")] visit: |b, v, vis| <super::{g}::{n}<'_> as rt::Message<'_>>::visit(b, v, vis) }},",
+                c = features::cfg(m),
                 n = m.name,
                 s = snake(&m.name),
                 u = upper(&m.name)
@@ -2193,63 +2204,69 @@ fn variant(name: &str, suffix: &str) -> String {
     name.strip_suffix(suffix).unwrap_or(name).to_string()
 }
 
-/// Emits an enum over a set of messages, with parse/encode dispatch by a key.
+/// Emits an enum over a set of messages, with parse/encode dispatch by a key. A variant exists
+/// when its message's feature is enabled; parsing a key whose message is not compiled fails with
+/// `NotEnabled`. The hidden `Uninhabited` variant keeps the lifetime used when none is.
 fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: &[(String, String, &Message)]) {
     // entries: (variant, path, message)
     let _ = writeln!(
         o,
-        "/// {doc}\n#[derive(Clone, Copy, Debug, PartialEq)]\n#[non_exhaustive]\npub enum {enum_name}<'a> {{"
+        "/// {doc}\n///\n/// A variant exists when the feature that compiles its message is enabled.\n#[derive(Clone, Copy, Debug, PartialEq)]\n#[non_exhaustive]\npub enum {enum_name}<'a> {{"
     );
     for (v, p, m) in entries {
+        let feat = features::feature(m).map_or(String::new(), |f| format!(" (feature `{f}`)"));
         let _ = writeln!(
             o,
-            "    /// [`{p}`]{}.",
+            "    /// [`{p}`]{}{feat}.",
             if m.provisional { " (provisional API key)" } else { "" }
         );
-        let _ = writeln!(o, "    {v}({p}<'a>),");
+        let _ = writeln!(o, "    {}{v}({p}<'a>),", features::cfg(m));
     }
-    o.push_str("}\n\n");
-    let _ = writeln!(o, "impl<'a> {enum_name}<'a> {{");
+    o.push_str("    #[doc(hidden)]\n    Uninhabited(rt::Uninhabited<'a>),\n}\n\n");
     let _ = writeln!(
         o,
-        "    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the\n    /// bytes after the message are returned.\n    pub fn parse_with(key: {key_ty}, bytes: &'a [u8], version: i16, mode: rt::Mode) -> Result<(Self, &'a [u8]), rt::DecodeError> {{\n        Ok(match key {{"
+        "#[allow(unused_variables)] // a build may enable none of its messages\nimpl<'a> {enum_name}<'a> {{"
     );
-    for (v, p, _) in entries {
-        let _ = writeln!(o, "            {key_ty}::{v} => {{ let (m, r) = rt::parse_mode::<{p}<'a>>(bytes, version, mode)?; (Self::{v}(m), r) }}");
+    let _ = writeln!(
+        o,
+        "    /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the\n    /// bytes after the message are returned.\n    pub fn parse_with(key: {key_ty}, bytes: &'a [u8], version: i16, mode: rt::Mode) -> Result<(Self, &'a [u8]), rt::DecodeError> {{\n        match key {{"
+    );
+    for (v, p, m) in entries {
+        let _ = writeln!(o, "            {}{key_ty}::{v} => rt::parse_mode::<{p}<'a>>(bytes, version, mode).map(|(m, r)| (Self::{v}(m), r)),", features::cfg(m));
+        if let Some(f) = features::feature(m) {
+            let _ = writeln!(
+                o,
+                "            #[cfg(not(feature = \"{f}\"))] {key_ty}::{v} => Err(rt::not_enabled(\"{f}\", \"{}\", version)),",
+                m.name
+            );
+        }
     }
-    o.push_str("        })\n    }\n\n");
+    o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// Parses `bytes` strictly as the message for `key` at `version`.\n    pub fn parse(key: {key_ty}, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {{\n        Self::parse_with(key, bytes, version, rt::Mode::Strict).map(|(m, _)| m)\n    }}\n");
+    let arms = |o: &mut String, f: &dyn Fn(&str, &str) -> String, bind: &str| {
+        for (v, p, m) in entries {
+            let _ = writeln!(o, "            {}Self::{v}({bind}) => {},", features::cfg(m), f(v, p));
+        }
+        o.push_str("            Self::Uninhabited(u) => u.never(),\n        }\n    }\n\n");
+    };
     let _ = writeln!(
         o,
         "    /// The key of the message held.\n    pub fn key(&self) -> {key_ty} {{\n        match self {{"
     );
-    for (v, _, _) in entries {
-        let _ = writeln!(o, "            Self::{v}(_) => {key_ty}::{v},");
-    }
-    o.push_str("        }\n    }\n\n");
+    arms(o, &|v, _| format!("{key_ty}::{v}"), "_");
     let _ = writeln!(
         o,
         "    /// The facts of the message held.\n    pub fn info(&self) -> rt::MessageInfo {{\n        match self {{"
     );
-    for (v, p, _) in entries {
-        let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::INFO,");
-    }
-    o.push_str("        }\n    }\n\n");
+    arms(o, &|_, p| format!("<{p}<'a> as rt::Message<'a>>::INFO"), "_");
     let _ = writeln!(o, "    /// The field-level schema of the message held.\n    pub fn schema(&self) -> &'static rt::reflect::StructDesc {{\n        match self {{");
-    for (v, p, _) in entries {
-        let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::SCHEMA,");
-    }
-    o.push_str("        }\n    }\n\n");
+    arms(o, &|_, p| format!("<{p}<'a> as rt::Message<'a>>::SCHEMA"), "_");
     let _ = writeln!(o, "    /// Exact encoded size at `version`.\n    pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
-    for (v, _, _) in entries {
-        let _ = writeln!(o, "            Self::{v}(m) => rt::Message::encoded_len(m, version),");
-    }
-    o.push_str("        }\n    }\n\n");
+    arms(o, &|_, _| "rt::Message::encoded_len(m, version)".into(), "m");
     let _ = writeln!(o, "    /// Encodes at `version` into `sink`.\n    pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
-    for (v, _, _) in entries {
-        let _ = writeln!(o, "            Self::{v}(m) => rt::Message::encode(m, sink, version),");
-    }
-    o.push_str("        }\n    }\n}\n\n");
+    arms(o, &|_, _| "rt::Message::encode(m, sink, version)".into(), "m");
+    // close the impl: the last `arms` closed its fn.
+    o.push_str("}\n\n");
 }
 
 /// A key enum (API keys, metadata record types, coordinator record types).
@@ -2299,11 +2316,7 @@ fn info_fn(o: &mut String, name: &str, fname: &str, doc: &str, entries: &[(Strin
         "impl {name} {{\n    /// {doc}\n    pub fn {fname}(self) -> rt::MessageInfo {{\n        match self {{"
     );
     for (v, _, m) in entries {
-        let _ = writeln!(
-            o,
-            "            Self::{v} => <{}::{}<'static> as rt::Message<'static>>::INFO,",
-            m.group, m.name
-        );
+        let _ = writeln!(o, "            Self::{v} => {},", info_literal(m));
     }
     o.push_str("        }\n    }\n}\n\n");
 }
@@ -2311,7 +2324,7 @@ fn info_fn(o: &mut String, name: &str, fname: &str, doc: &str, entries: &[(Strin
 /// `api.rs`: API keys, record types, and dispatch.
 pub fn api(msgs: &[Message]) -> String {
     let mut o = header(&sources(msgs));
-    o.push_str("//! API keys and record types, with dispatch from a key and version to the message views.\n\nuse crate::rt;\nuse super::*;\n\n");
+    o.push_str("//! API keys and record types, with dispatch from a key and version to the message views.\n\nuse crate::rt;\n#[allow(unused_imports)] // a build may enable none of a group's messages\nuse super::*;\n\n");
     let by = |kind: &str, group: &str| -> Vec<&Message> {
         let mut v: Vec<&Message> = msgs.iter().filter(|m| m.kind == kind && m.group == group).collect();
         v.sort_by_key(|m| m.api_key);
@@ -2343,19 +2356,11 @@ pub fn api(msgs: &[Message]) -> String {
         .collect();
     o.push_str("impl ApiKey {\n    /// Facts of the request schema.\n    pub fn request_info(self) -> rt::MessageInfo {\n        match self {\n");
     for (v, _, m) in &keys {
-        let _ = writeln!(
-            o,
-            "            Self::{v} => <messages::{}<'static> as rt::Message<'static>>::INFO,",
-            m.name
-        );
+        let _ = writeln!(o, "            Self::{v} => {},", info_literal(m));
     }
     o.push_str("        }\n    }\n\n    /// Facts of the response schema.\n    pub fn response_info(self) -> rt::MessageInfo {\n        match self {\n");
     for (v, _, r) in &pairs {
-        let _ = writeln!(
-            o,
-            "            Self::{v} => <messages::{}<'static> as rt::Message<'static>>::INFO,",
-            r.name
-        );
+        let _ = writeln!(o, "            Self::{v} => {},", info_literal(r));
     }
     o.push_str("        }\n    }\n\n");
     o.push_str("    /// The request header version used with request `version` (0 only for ControlledShutdown v0).\n    pub fn request_header_version(self, version: i16) -> i16 {\n        if matches!(self, Self::ControlledShutdown) && version == 0 {\n            0\n        } else if self.request_info().is_flexible(version) {\n            2\n        } else {\n            1\n        }\n    }\n\n");
@@ -2365,16 +2370,16 @@ pub fn api(msgs: &[Message]) -> String {
     for (v, m, r) in &pairs {
         let _ = writeln!(
             o,
-            "impl<'a> Request<'a> for messages::{}<'a> {{\n    const API_KEY: ApiKey = ApiKey::{v};\n    type Response<'b> = messages::{}<'b>;\n}}\n",
-            m.name, r.name
+            "{}impl<'a> Request<'a> for messages::{}<'a> {{\n    const API_KEY: ApiKey = ApiKey::{v};\n    type Response<'b> = messages::{}<'b>;\n}}\n",
+            features::cfg(m), m.name, r.name
         );
     }
     o.push_str("/// The owned twin of [`Request`] (feature `alloc`): an owned request type knows its API key and\n/// the owned type of its response.\n#[cfg(feature = \"alloc\")]\npub trait OwnedRequest: rt::OwnedMessage {\n    /// The API this request belongs to.\n    const API_KEY: ApiKey;\n    /// The owned response body that answers this request.\n    type Response: rt::OwnedMessage;\n}\n\n");
     for (v, m, r) in &pairs {
         let _ = writeln!(
             o,
-            "#[cfg(feature = \"alloc\")]\nimpl OwnedRequest for messages::{}::owned::{} {{\n    const API_KEY: ApiKey = ApiKey::{v};\n    type Response = messages::{}::owned::{};\n}}\n",
-            snake(&m.name), m.name, snake(&r.name), r.name
+            "#[cfg(feature = \"alloc\")]\n{}impl OwnedRequest for messages::{}::owned::{} {{\n    const API_KEY: ApiKey = ApiKey::{v};\n    type Response = messages::{}::owned::{};\n}}\n",
+            features::cfg(m), snake(&m.name), m.name, snake(&r.name), r.name
         );
     }
     let req_entries: Vec<(String, String, &Message)> = reqs
@@ -2548,7 +2553,7 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     ));
     let mut toml = commented_header(&sources(msgs), "#");
     toml.push_str("[package]\nname = \"kafka-wire-fuzz\"\nversion = \"0.0.0\"\npublish = false\nedition = \"2021\"\n\n[package.metadata]\ncargo-fuzz = true\n\n");
-    toml.push_str("[dependencies]\nlibfuzzer-sys = \"0.4\"\nkafka-wire = { path = \"../core\", features = [\"std\", \"arbitrary\"] }\nkafka-wire-ext = { path = \"../alloc-ext\" }\n\n");
+    toml.push_str("[dependencies]\nlibfuzzer-sys = \"0.4\"\nkafka-wire = { path = \"../core\", features = [\"std\", \"arbitrary\", \"test-schemas\"] }\nkafka-wire-ext = { path = \"../alloc-ext\" }\n\n");
     toml.push_str(
         "# Not part of the main workspace.\n[workspace]\nmembers = [\".\"]\n\n[profile.release]\ndebug = 1\n",
     );

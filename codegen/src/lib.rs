@@ -3,6 +3,7 @@
 
 pub mod corpus;
 pub mod emit;
+pub mod features;
 pub mod model;
 pub mod schema;
 pub mod tables;
@@ -53,6 +54,8 @@ pub fn render(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<St
         .into_iter()
         .map(|(p, c)| (format!("core/src/generated/{p}"), c))
         .collect::<BTreeMap<_, _>>();
+    // A block of a hand-written file: `file#block` (see `splice`).
+    out.insert("core/Cargo.toml#features".into(), features::manifest_block(msgs)?);
     for (p, c) in emit::fuzz(msgs) {
         let c = if p.ends_with(".rs") { rustfmt(&c)? } else { c };
         let path = match p.strip_prefix("../") {
@@ -108,12 +111,37 @@ fn render_core(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<S
     Ok(out)
 }
 
+/// `old` with the lines between `# BEGIN generated: {block}` and `# END generated: {block}`
+/// replaced by `content`.
+pub fn splice(old: &str, block: &str, content: &str) -> Result<String, String> {
+    let begin = format!("# BEGIN generated: {block}\n");
+    let end = format!("# END generated: {block}\n");
+    let a = old
+        .find(&begin)
+        .ok_or_else(|| format!("no `{}` line", begin.trim_end()))?
+        + begin.len();
+    let b = old[a..]
+        .find(&end)
+        .ok_or_else(|| format!("no `{}` line", end.trim_end()))?
+        + a;
+    Ok(format!("{}{content}{}", &old[..a], &old[b..]))
+}
+
 /// Writes `files` under the repository root `out` (or, with `check`, compares). Removes stale
 /// `.rs` files below [`GENERATED_DIRS`]. Returns the paths that differ.
 pub fn write_tree(out: &Path, files: &BTreeMap<String, String>, check: bool) -> std::io::Result<Vec<String>> {
     let mut diffs = Vec::new();
     for (p, content) in files {
-        let path = out.join(p);
+        let (p, content) = match p.split_once('#') {
+            Some((file, block)) => {
+                let old = std::fs::read_to_string(out.join(file)).unwrap_or_default();
+                let spliced =
+                    splice(&old, block, content).map_err(|e| std::io::Error::other(format!("{file}: {e}")))?;
+                (file.to_string(), spliced)
+            }
+            None => (p.clone(), content.clone()),
+        };
+        let path = out.join(&p);
         let old = std::fs::read_to_string(&path).ok();
         if old.as_deref() != Some(content.as_str()) {
             diffs.push(p.clone());

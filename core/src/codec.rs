@@ -342,3 +342,22 @@ pub fn parse_mode<'a, M: Message<'a>>(bytes: &'a [u8], version: i16, mode: Mode)
         Mode::Strict => M::parse(bytes, version).map(|m| (m, &bytes[bytes.len()..])),
     }
 }
+
+/// The error for a message that is known but not compiled in this build (dispatch by key).
+#[cold]
+#[allow(dead_code)] // unused in a build that compiles every message
+pub(crate) fn not_enabled(feature: &'static str, message: &'static str, version: i16) -> DecodeError {
+    DecodeError::new_at(DecodeErrorKind::NotEnabled { feature }, 0, message, version, "")
+}
+
+/// A value that cannot exist: the hidden variant of the dispatch enums, which keeps their
+/// lifetime in use in a build that enables none of their messages.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Uninhabited<'a>(core::convert::Infallible, core::marker::PhantomData<&'a ()>);
+
+impl Uninhabited<'_> {
+    /// Never returns: there is no value to call it on.
+    pub fn never(&self) -> ! {
+        match self.0 {}
+    }
+}

@@ -44,6 +44,7 @@ impl Format for DecodeErrorKind {
             }
             DecodeErrorKind::TrailingBytes { count } => write!(f, "{=usize} trailing byte(s) after the message", count),
             DecodeErrorKind::UnknownApiKey { key } => write!(f, "unknown API key or record type {=i32}", key),
+            DecodeErrorKind::NotEnabled { feature } => write!(f, "message not compiled in (feature {=str})", feature),
             DecodeErrorKind::UnsupportedVersion { version } => write!(f, "unsupported version {=i32}", version),
             DecodeErrorKind::InvalidFrame { value } => write!(f, "invalid framing value {=i64}", value),
             DecodeErrorKind::TooManyElements { count } => write!(f, "array of {=i64} elements exceeds 1000000", count),

@@ -57,6 +57,11 @@ pub enum DecodeErrorKind {
         /// The key read.
         key: i32,
     },
+    /// A message this build does not compile: the crate feature named enables it.
+    NotEnabled {
+        /// The Cargo feature of `kafka-wire` that compiles the message.
+        feature: &'static str,
+    },
     /// A version outside the message's valid versions.
     UnsupportedVersion {
         /// The version asked for.
@@ -211,6 +216,12 @@ impl fmt::Display for DecodeErrorKind {
                 write!(f, "{count} trailing byte(s) after the message")
             }
             DecodeErrorKind::UnknownApiKey { key } => write!(f, "unknown API key or record type {key}"),
+            DecodeErrorKind::NotEnabled { feature } => {
+                write!(
+                    f,
+                    "message not compiled in (enable the `{feature}` feature of kafka-wire)"
+                )
+            }
             DecodeErrorKind::UnsupportedVersion { version } => {
                 write!(f, "unsupported version {version}")
             }

@@ -66,6 +66,9 @@ extern crate alloc;
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
 mod codec;
+// The wire helpers the generated code calls: a build that compiles only some messages
+// leaves some of them unused.
+#[cfg_attr(not(feature = "all"), allow(dead_code))]
 mod compound;
 #[cfg(feature = "defmt")]
 mod defmt_impls;
@@ -76,7 +79,11 @@ pub mod frame;
 mod grammar;
 pub mod nom;
 #[cfg(feature = "alloc")]
+#[cfg_attr(not(feature = "all"), allow(dead_code))] // as for `read`: helpers of the generated code
 mod owned;
+// The wire helpers the generated code calls: a build that compiles only some messages
+// leaves some of them unused.
+#[cfg_attr(not(feature = "all"), allow(dead_code))]
 mod read;
 pub mod records;
 pub mod reflect;
@@ -85,6 +92,9 @@ mod structs;
 mod types;
 pub mod versions;
 pub mod visit;
+// The wire helpers the generated code calls: a build that compiles only some messages
+// leaves some of them unused.
+#[cfg_attr(not(feature = "all"), allow(dead_code))]
 mod write;
 
 #[cfg(feature = "arbitrary")]
@@ -107,8 +117,11 @@ pub use uuid;
 pub use uuid::Uuid;
 
 /// What generated code refers to, in one place.
+#[allow(unused_imports)] // a build with few features leaves some unused
 mod rt {
-    pub(crate) use crate::codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct};
+    pub(crate) use crate::codec::{
+        not_enabled, parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Mode, Struct, Uninhabited,
+    };
     #[cfg(feature = "defmt")]
     pub(crate) use crate::defmt_impls as defmt_fmt;
     pub(crate) use crate::error::{DecodeError, EncodeError, UnknownKey};

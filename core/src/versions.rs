@@ -39,13 +39,18 @@
 //! assert_eq!(n.version(ApiKey::Produce), None); // not in the answer
 //! ```
 
+#[cfg(feature = "api-api-versions")]
 use crate::codec::Message;
+#[cfg(feature = "api-api-versions")]
 use crate::error::DecodeError;
 use crate::generated::api::ApiKey;
+#[cfg(feature = "api-api-versions")]
 use crate::generated::errors::ErrorCode;
+#[cfg(feature = "api-api-versions")]
 use crate::generated::messages::api_versions_response::ApiVersionsResponse;
 pub use crate::generated::releases::{ApiRange, Listeners, Release, RELEASES};
 
+#[cfg(feature = "api-api-versions")]
 /// Parses an ApiVersions response body that answers a request sent at `version`.
 ///
 /// A broker that does not support `version` answers in version 0's shape with
@@ -60,6 +65,7 @@ pub fn parse_api_versions_response(body: &[u8], version: i16) -> Result<(ApiVers
     }
 }
 
+#[cfg(feature = "api-api-versions")]
 /// Why an ApiVersions answer gives no version table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NegotiationError {
@@ -75,8 +81,10 @@ pub enum NegotiationError {
     Broker(ErrorCode),
 }
 
+#[cfg(feature = "api-api-versions")]
 impl core::error::Error for NegotiationError {}
 
+#[cfg(feature = "api-api-versions")]
 impl core::fmt::Display for NegotiationError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
@@ -91,8 +99,10 @@ impl core::fmt::Display for NegotiationError {
     }
 }
 
+#[cfg(feature = "api-api-versions")]
 const NONE: i16 = -1;
 
+#[cfg(feature = "api-api-versions")]
 /// The version to use for each API, agreed between a broker's ApiVersions answer and the
 /// caller's own ranges. Fixed size (one `i16` per known API key); no allocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +110,7 @@ pub struct Negotiated {
     versions: [i16; ApiKey::ALL.len()],
 }
 
+#[cfg(feature = "api-api-versions")]
 impl Negotiated {
     /// Agrees a version for every API from the broker's `answer` and `ours`, which gives the
     /// caller's range (lowest, highest) for a key, or `None` for an API it does not use.
@@ -159,6 +170,7 @@ impl Negotiated {
 }
 
 /// The highest version in both ranges.
+#[cfg(feature = "api-api-versions")]
 fn common(a: (i16, i16), b: (i16, i16)) -> Option<i16> {
     let lo = a.0.max(b.0);
     let hi = a.1.min(b.1);
@@ -202,6 +214,7 @@ impl Release {
         self.api(key.id()).map(|a| (a.min, a.stable_max()))
     }
 
+    #[cfg(feature = "api-api-versions")]
     /// True when a broker's ApiVersions `answer` could come from this release: every API it
     /// lists is one the release defines, and its highest version is the release's highest
     /// (stable or not) with a lowest version inside the release's range.
@@ -215,6 +228,7 @@ impl Release {
         })
     }
 
+    #[cfg(feature = "api-api-versions")]
     /// Every release that a broker's `answer` fits, oldest first.
     pub fn fitting(answer: ApiVersionsResponse<'_>) -> impl Iterator<Item = &'static Release> + '_ {
         RELEASES.iter().filter(move |r| r.fits(&answer))

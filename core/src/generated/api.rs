@@ -3,6 +3,7 @@
 
 //! API keys and record types, with dispatch from a key and version to the message views.
 
+#[allow(unused_imports)] // a build may enable none of a group's messages
 use super::*;
 use crate::rt;
 
@@ -655,324 +656,1972 @@ impl ApiKey {
     /// Facts of the request schema.
     pub fn request_info(self) -> rt::MessageInfo {
         match self {
-            Self::Produce => <messages::ProduceRequest<'static> as rt::Message<'static>>::INFO,
-            Self::Fetch => <messages::FetchRequest<'static> as rt::Message<'static>>::INFO,
-            Self::ListOffsets => <messages::ListOffsetsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::Metadata => <messages::MetadataRequest<'static> as rt::Message<'static>>::INFO,
-            Self::LeaderAndIsr => <messages::LeaderAndIsrRequest<'static> as rt::Message<'static>>::INFO,
-            Self::StopReplica => <messages::StopReplicaRequest<'static> as rt::Message<'static>>::INFO,
-            Self::UpdateMetadata => <messages::UpdateMetadataRequest<'static> as rt::Message<'static>>::INFO,
-            Self::ControlledShutdown => <messages::ControlledShutdownRequest<'static> as rt::Message<'static>>::INFO,
-            Self::OffsetCommit => <messages::OffsetCommitRequest<'static> as rt::Message<'static>>::INFO,
-            Self::OffsetFetch => <messages::OffsetFetchRequest<'static> as rt::Message<'static>>::INFO,
-            Self::FindCoordinator => <messages::FindCoordinatorRequest<'static> as rt::Message<'static>>::INFO,
-            Self::JoinGroup => <messages::JoinGroupRequest<'static> as rt::Message<'static>>::INFO,
-            Self::Heartbeat => <messages::HeartbeatRequest<'static> as rt::Message<'static>>::INFO,
-            Self::LeaveGroup => <messages::LeaveGroupRequest<'static> as rt::Message<'static>>::INFO,
-            Self::SyncGroup => <messages::SyncGroupRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeGroups => <messages::DescribeGroupsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::ListGroups => <messages::ListGroupsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::SaslHandshake => <messages::SaslHandshakeRequest<'static> as rt::Message<'static>>::INFO,
-            Self::ApiVersions => <messages::ApiVersionsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::CreateTopics => <messages::CreateTopicsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DeleteTopics => <messages::DeleteTopicsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DeleteRecords => <messages::DeleteRecordsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::InitProducerId => <messages::InitProducerIdRequest<'static> as rt::Message<'static>>::INFO,
-            Self::OffsetForLeaderEpoch => {
-                <messages::OffsetForLeaderEpochRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AddPartitionsToTxn => <messages::AddPartitionsToTxnRequest<'static> as rt::Message<'static>>::INFO,
-            Self::AddOffsetsToTxn => <messages::AddOffsetsToTxnRequest<'static> as rt::Message<'static>>::INFO,
-            Self::EndTxn => <messages::EndTxnRequest<'static> as rt::Message<'static>>::INFO,
-            Self::WriteTxnMarkers => <messages::WriteTxnMarkersRequest<'static> as rt::Message<'static>>::INFO,
-            Self::TxnOffsetCommit => <messages::TxnOffsetCommitRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeAcls => <messages::DescribeAclsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::CreateAcls => <messages::CreateAclsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DeleteAcls => <messages::DeleteAclsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeConfigs => <messages::DescribeConfigsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::AlterConfigs => <messages::AlterConfigsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::AlterReplicaLogDirs => <messages::AlterReplicaLogDirsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeLogDirs => <messages::DescribeLogDirsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::SaslAuthenticate => <messages::SaslAuthenticateRequest<'static> as rt::Message<'static>>::INFO,
-            Self::CreatePartitions => <messages::CreatePartitionsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::CreateDelegationToken => {
-                <messages::CreateDelegationTokenRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::RenewDelegationToken => {
-                <messages::RenewDelegationTokenRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ExpireDelegationToken => {
-                <messages::ExpireDelegationTokenRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DescribeDelegationToken => {
-                <messages::DescribeDelegationTokenRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DeleteGroups => <messages::DeleteGroupsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::ElectLeaders => <messages::ElectLeadersRequest<'static> as rt::Message<'static>>::INFO,
-            Self::IncrementalAlterConfigs => {
-                <messages::IncrementalAlterConfigsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AlterPartitionReassignments => {
-                <messages::AlterPartitionReassignmentsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ListPartitionReassignments => {
-                <messages::ListPartitionReassignmentsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::OffsetDelete => <messages::OffsetDeleteRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeClientQuotas => {
-                <messages::DescribeClientQuotasRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AlterClientQuotas => <messages::AlterClientQuotasRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeUserScramCredentials => {
-                <messages::DescribeUserScramCredentialsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AlterUserScramCredentials => {
-                <messages::AlterUserScramCredentialsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::Vote => <messages::VoteRequest<'static> as rt::Message<'static>>::INFO,
-            Self::BeginQuorumEpoch => <messages::BeginQuorumEpochRequest<'static> as rt::Message<'static>>::INFO,
-            Self::EndQuorumEpoch => <messages::EndQuorumEpochRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeQuorum => <messages::DescribeQuorumRequest<'static> as rt::Message<'static>>::INFO,
-            Self::AlterPartition => <messages::AlterPartitionRequest<'static> as rt::Message<'static>>::INFO,
-            Self::UpdateFeatures => <messages::UpdateFeaturesRequest<'static> as rt::Message<'static>>::INFO,
-            Self::Envelope => <messages::EnvelopeRequest<'static> as rt::Message<'static>>::INFO,
-            Self::FetchSnapshot => <messages::FetchSnapshotRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeCluster => <messages::DescribeClusterRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeProducers => <messages::DescribeProducersRequest<'static> as rt::Message<'static>>::INFO,
-            Self::BrokerRegistration => <messages::BrokerRegistrationRequest<'static> as rt::Message<'static>>::INFO,
-            Self::BrokerHeartbeat => <messages::BrokerHeartbeatRequest<'static> as rt::Message<'static>>::INFO,
-            Self::UnregisterBroker => <messages::UnregisterBrokerRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeTransactions => {
-                <messages::DescribeTransactionsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ListTransactions => <messages::ListTransactionsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::AllocateProducerIds => <messages::AllocateProducerIdsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::ConsumerGroupHeartbeat => {
-                <messages::ConsumerGroupHeartbeatRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupDescribe => {
-                <messages::ConsumerGroupDescribeRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ControllerRegistration => {
-                <messages::ControllerRegistrationRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::GetTelemetrySubscriptions => {
-                <messages::GetTelemetrySubscriptionsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::PushTelemetry => <messages::PushTelemetryRequest<'static> as rt::Message<'static>>::INFO,
-            Self::AssignReplicasToDirs => {
-                <messages::AssignReplicasToDirsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ListConfigResources => <messages::ListConfigResourcesRequest<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeTopicPartitions => {
-                <messages::DescribeTopicPartitionsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupHeartbeat => <messages::ShareGroupHeartbeatRequest<'static> as rt::Message<'static>>::INFO,
-            Self::ShareGroupDescribe => <messages::ShareGroupDescribeRequest<'static> as rt::Message<'static>>::INFO,
-            Self::ShareFetch => <messages::ShareFetchRequest<'static> as rt::Message<'static>>::INFO,
-            Self::ShareAcknowledge => <messages::ShareAcknowledgeRequest<'static> as rt::Message<'static>>::INFO,
-            Self::AddRaftVoter => <messages::AddRaftVoterRequest<'static> as rt::Message<'static>>::INFO,
-            Self::RemoveRaftVoter => <messages::RemoveRaftVoterRequest<'static> as rt::Message<'static>>::INFO,
-            Self::UpdateRaftVoter => <messages::UpdateRaftVoterRequest<'static> as rt::Message<'static>>::INFO,
-            Self::InitializeShareGroupState => {
-                <messages::InitializeShareGroupStateRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ReadShareGroupState => <messages::ReadShareGroupStateRequest<'static> as rt::Message<'static>>::INFO,
-            Self::WriteShareGroupState => {
-                <messages::WriteShareGroupStateRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DeleteShareGroupState => {
-                <messages::DeleteShareGroupStateRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ReadShareGroupStateSummary => {
-                <messages::ReadShareGroupStateSummaryRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupHeartbeat => {
-                <messages::StreamsGroupHeartbeatRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupDescribe => {
-                <messages::StreamsGroupDescribeRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DescribeShareGroupOffsets => {
-                <messages::DescribeShareGroupOffsetsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AlterShareGroupOffsets => {
-                <messages::AlterShareGroupOffsetsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DeleteShareGroupOffsets => {
-                <messages::DeleteShareGroupOffsetsRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupTopologyDescriptionUpdate => {
-                <messages::StreamsGroupTopologyDescriptionUpdateRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::UnregisterController => {
-                <messages::UnregisterControllerRequest<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DescribeMirrors => <messages::DescribeMirrorsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::BumpLeaderEpochs => <messages::BumpLeaderEpochsRequest<'static> as rt::Message<'static>>::INFO,
-            Self::ReadMirrorStates => <messages::ReadMirrorStatesRequest<'static> as rt::Message<'static>>::INFO,
+            Self::Produce => rt::MessageInfo {
+                name: "ProduceRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(0),
+                min_version: 0,
+                max_version: 13,
+                flexible_min: Some(9),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Fetch => rt::MessageInfo {
+                name: "FetchRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(1),
+                min_version: 0,
+                max_version: 18,
+                flexible_min: Some(12),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ListOffsets => rt::MessageInfo {
+                name: "ListOffsetsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(2),
+                min_version: 0,
+                max_version: 11,
+                flexible_min: Some(6),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Metadata => rt::MessageInfo {
+                name: "MetadataRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(3),
+                min_version: 0,
+                max_version: 13,
+                flexible_min: Some(9),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::LeaderAndIsr => rt::MessageInfo {
+                name: "LeaderAndIsrRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(4),
+                min_version: 0,
+                max_version: 7,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StopReplica => rt::MessageInfo {
+                name: "StopReplicaRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(5),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UpdateMetadata => rt::MessageInfo {
+                name: "UpdateMetadataRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(6),
+                min_version: 0,
+                max_version: 8,
+                flexible_min: Some(6),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ControlledShutdown => rt::MessageInfo {
+                name: "ControlledShutdownRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(7),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::OffsetCommit => rt::MessageInfo {
+                name: "OffsetCommitRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(8),
+                min_version: 0,
+                max_version: 10,
+                flexible_min: Some(8),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::OffsetFetch => rt::MessageInfo {
+                name: "OffsetFetchRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(9),
+                min_version: 0,
+                max_version: 10,
+                flexible_min: Some(6),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::FindCoordinator => rt::MessageInfo {
+                name: "FindCoordinatorRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(10),
+                min_version: 0,
+                max_version: 6,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::JoinGroup => rt::MessageInfo {
+                name: "JoinGroupRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(11),
+                min_version: 0,
+                max_version: 9,
+                flexible_min: Some(6),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Heartbeat => rt::MessageInfo {
+                name: "HeartbeatRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(12),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::LeaveGroup => rt::MessageInfo {
+                name: "LeaveGroupRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(13),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::SyncGroup => rt::MessageInfo {
+                name: "SyncGroupRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(14),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeGroups => rt::MessageInfo {
+                name: "DescribeGroupsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(15),
+                min_version: 0,
+                max_version: 6,
+                flexible_min: Some(5),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ListGroups => rt::MessageInfo {
+                name: "ListGroupsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(16),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::SaslHandshake => rt::MessageInfo {
+                name: "SaslHandshakeRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(17),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ApiVersions => rt::MessageInfo {
+                name: "ApiVersionsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(18),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::CreateTopics => rt::MessageInfo {
+                name: "CreateTopicsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(19),
+                min_version: 0,
+                max_version: 7,
+                flexible_min: Some(5),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteTopics => rt::MessageInfo {
+                name: "DeleteTopicsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(20),
+                min_version: 0,
+                max_version: 6,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteRecords => rt::MessageInfo {
+                name: "DeleteRecordsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(21),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::InitProducerId => rt::MessageInfo {
+                name: "InitProducerIdRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(22),
+                min_version: 0,
+                max_version: 6,
+                flexible_min: Some(2),
+                latest_version_unstable: true,
+                provisional: false,
+            },
+            Self::OffsetForLeaderEpoch => rt::MessageInfo {
+                name: "OffsetForLeaderEpochRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(23),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AddPartitionsToTxn => rt::MessageInfo {
+                name: "AddPartitionsToTxnRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(24),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AddOffsetsToTxn => rt::MessageInfo {
+                name: "AddOffsetsToTxnRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(25),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::EndTxn => rt::MessageInfo {
+                name: "EndTxnRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(26),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::WriteTxnMarkers => rt::MessageInfo {
+                name: "WriteTxnMarkersRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(27),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::TxnOffsetCommit => rt::MessageInfo {
+                name: "TxnOffsetCommitRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(28),
+                min_version: 0,
+                max_version: 6,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeAcls => rt::MessageInfo {
+                name: "DescribeAclsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(29),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::CreateAcls => rt::MessageInfo {
+                name: "CreateAclsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(30),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteAcls => rt::MessageInfo {
+                name: "DeleteAclsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(31),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeConfigs => rt::MessageInfo {
+                name: "DescribeConfigsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(32),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterConfigs => rt::MessageInfo {
+                name: "AlterConfigsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(33),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterReplicaLogDirs => rt::MessageInfo {
+                name: "AlterReplicaLogDirsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(34),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeLogDirs => rt::MessageInfo {
+                name: "DescribeLogDirsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(35),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::SaslAuthenticate => rt::MessageInfo {
+                name: "SaslAuthenticateRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(36),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::CreatePartitions => rt::MessageInfo {
+                name: "CreatePartitionsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(37),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::CreateDelegationToken => rt::MessageInfo {
+                name: "CreateDelegationTokenRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(38),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::RenewDelegationToken => rt::MessageInfo {
+                name: "RenewDelegationTokenRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(39),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ExpireDelegationToken => rt::MessageInfo {
+                name: "ExpireDelegationTokenRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(40),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeDelegationToken => rt::MessageInfo {
+                name: "DescribeDelegationTokenRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(41),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteGroups => rt::MessageInfo {
+                name: "DeleteGroupsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(42),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ElectLeaders => rt::MessageInfo {
+                name: "ElectLeadersRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(43),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::IncrementalAlterConfigs => rt::MessageInfo {
+                name: "IncrementalAlterConfigsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(44),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterPartitionReassignments => rt::MessageInfo {
+                name: "AlterPartitionReassignmentsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(45),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ListPartitionReassignments => rt::MessageInfo {
+                name: "ListPartitionReassignmentsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(46),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::OffsetDelete => rt::MessageInfo {
+                name: "OffsetDeleteRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(47),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeClientQuotas => rt::MessageInfo {
+                name: "DescribeClientQuotasRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(48),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterClientQuotas => rt::MessageInfo {
+                name: "AlterClientQuotasRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(49),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeUserScramCredentials => rt::MessageInfo {
+                name: "DescribeUserScramCredentialsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(50),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterUserScramCredentials => rt::MessageInfo {
+                name: "AlterUserScramCredentialsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(51),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Vote => rt::MessageInfo {
+                name: "VoteRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(52),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::BeginQuorumEpoch => rt::MessageInfo {
+                name: "BeginQuorumEpochRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(53),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::EndQuorumEpoch => rt::MessageInfo {
+                name: "EndQuorumEpochRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(54),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeQuorum => rt::MessageInfo {
+                name: "DescribeQuorumRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(55),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterPartition => rt::MessageInfo {
+                name: "AlterPartitionRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(56),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UpdateFeatures => rt::MessageInfo {
+                name: "UpdateFeaturesRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(57),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Envelope => rt::MessageInfo {
+                name: "EnvelopeRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(58),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::FetchSnapshot => rt::MessageInfo {
+                name: "FetchSnapshotRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(59),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeCluster => rt::MessageInfo {
+                name: "DescribeClusterRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(60),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeProducers => rt::MessageInfo {
+                name: "DescribeProducersRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(61),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::BrokerRegistration => rt::MessageInfo {
+                name: "BrokerRegistrationRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(62),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::BrokerHeartbeat => rt::MessageInfo {
+                name: "BrokerHeartbeatRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(63),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UnregisterBroker => rt::MessageInfo {
+                name: "UnregisterBrokerRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(64),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeTransactions => rt::MessageInfo {
+                name: "DescribeTransactionsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(65),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ListTransactions => rt::MessageInfo {
+                name: "ListTransactionsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(66),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AllocateProducerIds => rt::MessageInfo {
+                name: "AllocateProducerIdsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(67),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupHeartbeat => rt::MessageInfo {
+                name: "ConsumerGroupHeartbeatRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(68),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupDescribe => rt::MessageInfo {
+                name: "ConsumerGroupDescribeRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(69),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ControllerRegistration => rt::MessageInfo {
+                name: "ControllerRegistrationRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(70),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::GetTelemetrySubscriptions => rt::MessageInfo {
+                name: "GetTelemetrySubscriptionsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(71),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::PushTelemetry => rt::MessageInfo {
+                name: "PushTelemetryRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(72),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AssignReplicasToDirs => rt::MessageInfo {
+                name: "AssignReplicasToDirsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(73),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ListConfigResources => rt::MessageInfo {
+                name: "ListConfigResourcesRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(74),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeTopicPartitions => rt::MessageInfo {
+                name: "DescribeTopicPartitionsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(75),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupHeartbeat => rt::MessageInfo {
+                name: "ShareGroupHeartbeatRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(76),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupDescribe => rt::MessageInfo {
+                name: "ShareGroupDescribeRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(77),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareFetch => rt::MessageInfo {
+                name: "ShareFetchRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(78),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareAcknowledge => rt::MessageInfo {
+                name: "ShareAcknowledgeRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(79),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AddRaftVoter => rt::MessageInfo {
+                name: "AddRaftVoterRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(80),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::RemoveRaftVoter => rt::MessageInfo {
+                name: "RemoveRaftVoterRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(81),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UpdateRaftVoter => rt::MessageInfo {
+                name: "UpdateRaftVoterRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(82),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::InitializeShareGroupState => rt::MessageInfo {
+                name: "InitializeShareGroupStateRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(83),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ReadShareGroupState => rt::MessageInfo {
+                name: "ReadShareGroupStateRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(84),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::WriteShareGroupState => rt::MessageInfo {
+                name: "WriteShareGroupStateRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(85),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteShareGroupState => rt::MessageInfo {
+                name: "DeleteShareGroupStateRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(86),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ReadShareGroupStateSummary => rt::MessageInfo {
+                name: "ReadShareGroupStateSummaryRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(87),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupHeartbeat => rt::MessageInfo {
+                name: "StreamsGroupHeartbeatRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(88),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupDescribe => rt::MessageInfo {
+                name: "StreamsGroupDescribeRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(89),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeShareGroupOffsets => rt::MessageInfo {
+                name: "DescribeShareGroupOffsetsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(90),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterShareGroupOffsets => rt::MessageInfo {
+                name: "AlterShareGroupOffsetsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(91),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteShareGroupOffsets => rt::MessageInfo {
+                name: "DeleteShareGroupOffsetsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(92),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupTopologyDescriptionUpdate => rt::MessageInfo {
+                name: "StreamsGroupTopologyDescriptionUpdateRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(93),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UnregisterController => rt::MessageInfo {
+                name: "UnregisterControllerRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(94),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeMirrors => rt::MessageInfo {
+                name: "DescribeMirrorsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(32000),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: true,
+            },
+            Self::BumpLeaderEpochs => rt::MessageInfo {
+                name: "BumpLeaderEpochsRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(32001),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: true,
+            },
+            Self::ReadMirrorStates => rt::MessageInfo {
+                name: "ReadMirrorStatesRequest",
+                kind: rt::MessageKind::Request,
+                api_key: Some(32002),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: true,
+            },
         }
     }
 
     /// Facts of the response schema.
     pub fn response_info(self) -> rt::MessageInfo {
         match self {
-            Self::Produce => <messages::ProduceResponse<'static> as rt::Message<'static>>::INFO,
-            Self::Fetch => <messages::FetchResponse<'static> as rt::Message<'static>>::INFO,
-            Self::ListOffsets => <messages::ListOffsetsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::Metadata => <messages::MetadataResponse<'static> as rt::Message<'static>>::INFO,
-            Self::LeaderAndIsr => <messages::LeaderAndIsrResponse<'static> as rt::Message<'static>>::INFO,
-            Self::StopReplica => <messages::StopReplicaResponse<'static> as rt::Message<'static>>::INFO,
-            Self::UpdateMetadata => <messages::UpdateMetadataResponse<'static> as rt::Message<'static>>::INFO,
-            Self::ControlledShutdown => <messages::ControlledShutdownResponse<'static> as rt::Message<'static>>::INFO,
-            Self::OffsetCommit => <messages::OffsetCommitResponse<'static> as rt::Message<'static>>::INFO,
-            Self::OffsetFetch => <messages::OffsetFetchResponse<'static> as rt::Message<'static>>::INFO,
-            Self::FindCoordinator => <messages::FindCoordinatorResponse<'static> as rt::Message<'static>>::INFO,
-            Self::JoinGroup => <messages::JoinGroupResponse<'static> as rt::Message<'static>>::INFO,
-            Self::Heartbeat => <messages::HeartbeatResponse<'static> as rt::Message<'static>>::INFO,
-            Self::LeaveGroup => <messages::LeaveGroupResponse<'static> as rt::Message<'static>>::INFO,
-            Self::SyncGroup => <messages::SyncGroupResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeGroups => <messages::DescribeGroupsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::ListGroups => <messages::ListGroupsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::SaslHandshake => <messages::SaslHandshakeResponse<'static> as rt::Message<'static>>::INFO,
-            Self::ApiVersions => <messages::ApiVersionsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::CreateTopics => <messages::CreateTopicsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DeleteTopics => <messages::DeleteTopicsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DeleteRecords => <messages::DeleteRecordsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::InitProducerId => <messages::InitProducerIdResponse<'static> as rt::Message<'static>>::INFO,
-            Self::OffsetForLeaderEpoch => {
-                <messages::OffsetForLeaderEpochResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AddPartitionsToTxn => <messages::AddPartitionsToTxnResponse<'static> as rt::Message<'static>>::INFO,
-            Self::AddOffsetsToTxn => <messages::AddOffsetsToTxnResponse<'static> as rt::Message<'static>>::INFO,
-            Self::EndTxn => <messages::EndTxnResponse<'static> as rt::Message<'static>>::INFO,
-            Self::WriteTxnMarkers => <messages::WriteTxnMarkersResponse<'static> as rt::Message<'static>>::INFO,
-            Self::TxnOffsetCommit => <messages::TxnOffsetCommitResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeAcls => <messages::DescribeAclsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::CreateAcls => <messages::CreateAclsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DeleteAcls => <messages::DeleteAclsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeConfigs => <messages::DescribeConfigsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::AlterConfigs => <messages::AlterConfigsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::AlterReplicaLogDirs => <messages::AlterReplicaLogDirsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeLogDirs => <messages::DescribeLogDirsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::SaslAuthenticate => <messages::SaslAuthenticateResponse<'static> as rt::Message<'static>>::INFO,
-            Self::CreatePartitions => <messages::CreatePartitionsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::CreateDelegationToken => {
-                <messages::CreateDelegationTokenResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::RenewDelegationToken => {
-                <messages::RenewDelegationTokenResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ExpireDelegationToken => {
-                <messages::ExpireDelegationTokenResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DescribeDelegationToken => {
-                <messages::DescribeDelegationTokenResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DeleteGroups => <messages::DeleteGroupsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::ElectLeaders => <messages::ElectLeadersResponse<'static> as rt::Message<'static>>::INFO,
-            Self::IncrementalAlterConfigs => {
-                <messages::IncrementalAlterConfigsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AlterPartitionReassignments => {
-                <messages::AlterPartitionReassignmentsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ListPartitionReassignments => {
-                <messages::ListPartitionReassignmentsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::OffsetDelete => <messages::OffsetDeleteResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeClientQuotas => {
-                <messages::DescribeClientQuotasResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AlterClientQuotas => <messages::AlterClientQuotasResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeUserScramCredentials => {
-                <messages::DescribeUserScramCredentialsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AlterUserScramCredentials => {
-                <messages::AlterUserScramCredentialsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::Vote => <messages::VoteResponse<'static> as rt::Message<'static>>::INFO,
-            Self::BeginQuorumEpoch => <messages::BeginQuorumEpochResponse<'static> as rt::Message<'static>>::INFO,
-            Self::EndQuorumEpoch => <messages::EndQuorumEpochResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeQuorum => <messages::DescribeQuorumResponse<'static> as rt::Message<'static>>::INFO,
-            Self::AlterPartition => <messages::AlterPartitionResponse<'static> as rt::Message<'static>>::INFO,
-            Self::UpdateFeatures => <messages::UpdateFeaturesResponse<'static> as rt::Message<'static>>::INFO,
-            Self::Envelope => <messages::EnvelopeResponse<'static> as rt::Message<'static>>::INFO,
-            Self::FetchSnapshot => <messages::FetchSnapshotResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeCluster => <messages::DescribeClusterResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeProducers => <messages::DescribeProducersResponse<'static> as rt::Message<'static>>::INFO,
-            Self::BrokerRegistration => <messages::BrokerRegistrationResponse<'static> as rt::Message<'static>>::INFO,
-            Self::BrokerHeartbeat => <messages::BrokerHeartbeatResponse<'static> as rt::Message<'static>>::INFO,
-            Self::UnregisterBroker => <messages::UnregisterBrokerResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeTransactions => {
-                <messages::DescribeTransactionsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ListTransactions => <messages::ListTransactionsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::AllocateProducerIds => <messages::AllocateProducerIdsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::ConsumerGroupHeartbeat => {
-                <messages::ConsumerGroupHeartbeatResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupDescribe => {
-                <messages::ConsumerGroupDescribeResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ControllerRegistration => {
-                <messages::ControllerRegistrationResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::GetTelemetrySubscriptions => {
-                <messages::GetTelemetrySubscriptionsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::PushTelemetry => <messages::PushTelemetryResponse<'static> as rt::Message<'static>>::INFO,
-            Self::AssignReplicasToDirs => {
-                <messages::AssignReplicasToDirsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ListConfigResources => <messages::ListConfigResourcesResponse<'static> as rt::Message<'static>>::INFO,
-            Self::DescribeTopicPartitions => {
-                <messages::DescribeTopicPartitionsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupHeartbeat => <messages::ShareGroupHeartbeatResponse<'static> as rt::Message<'static>>::INFO,
-            Self::ShareGroupDescribe => <messages::ShareGroupDescribeResponse<'static> as rt::Message<'static>>::INFO,
-            Self::ShareFetch => <messages::ShareFetchResponse<'static> as rt::Message<'static>>::INFO,
-            Self::ShareAcknowledge => <messages::ShareAcknowledgeResponse<'static> as rt::Message<'static>>::INFO,
-            Self::AddRaftVoter => <messages::AddRaftVoterResponse<'static> as rt::Message<'static>>::INFO,
-            Self::RemoveRaftVoter => <messages::RemoveRaftVoterResponse<'static> as rt::Message<'static>>::INFO,
-            Self::UpdateRaftVoter => <messages::UpdateRaftVoterResponse<'static> as rt::Message<'static>>::INFO,
-            Self::InitializeShareGroupState => {
-                <messages::InitializeShareGroupStateResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ReadShareGroupState => <messages::ReadShareGroupStateResponse<'static> as rt::Message<'static>>::INFO,
-            Self::WriteShareGroupState => {
-                <messages::WriteShareGroupStateResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DeleteShareGroupState => {
-                <messages::DeleteShareGroupStateResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ReadShareGroupStateSummary => {
-                <messages::ReadShareGroupStateSummaryResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupHeartbeat => {
-                <messages::StreamsGroupHeartbeatResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupDescribe => {
-                <messages::StreamsGroupDescribeResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DescribeShareGroupOffsets => {
-                <messages::DescribeShareGroupOffsetsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AlterShareGroupOffsets => {
-                <messages::AlterShareGroupOffsetsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DeleteShareGroupOffsets => {
-                <messages::DeleteShareGroupOffsetsResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupTopologyDescriptionUpdate => {
-                <messages::StreamsGroupTopologyDescriptionUpdateResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::UnregisterController => {
-                <messages::UnregisterControllerResponse<'static> as rt::Message<'static>>::INFO
-            }
-            Self::DescribeMirrors => <messages::DescribeMirrorsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::BumpLeaderEpochs => <messages::BumpLeaderEpochsResponse<'static> as rt::Message<'static>>::INFO,
-            Self::ReadMirrorStates => <messages::ReadMirrorStatesResponse<'static> as rt::Message<'static>>::INFO,
+            Self::Produce => rt::MessageInfo {
+                name: "ProduceResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(0),
+                min_version: 0,
+                max_version: 13,
+                flexible_min: Some(9),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Fetch => rt::MessageInfo {
+                name: "FetchResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(1),
+                min_version: 0,
+                max_version: 18,
+                flexible_min: Some(12),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ListOffsets => rt::MessageInfo {
+                name: "ListOffsetsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(2),
+                min_version: 0,
+                max_version: 11,
+                flexible_min: Some(6),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Metadata => rt::MessageInfo {
+                name: "MetadataResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(3),
+                min_version: 0,
+                max_version: 13,
+                flexible_min: Some(9),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::LeaderAndIsr => rt::MessageInfo {
+                name: "LeaderAndIsrResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(4),
+                min_version: 0,
+                max_version: 7,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StopReplica => rt::MessageInfo {
+                name: "StopReplicaResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(5),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UpdateMetadata => rt::MessageInfo {
+                name: "UpdateMetadataResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(6),
+                min_version: 0,
+                max_version: 8,
+                flexible_min: Some(6),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ControlledShutdown => rt::MessageInfo {
+                name: "ControlledShutdownResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(7),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::OffsetCommit => rt::MessageInfo {
+                name: "OffsetCommitResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(8),
+                min_version: 0,
+                max_version: 10,
+                flexible_min: Some(8),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::OffsetFetch => rt::MessageInfo {
+                name: "OffsetFetchResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(9),
+                min_version: 0,
+                max_version: 10,
+                flexible_min: Some(6),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::FindCoordinator => rt::MessageInfo {
+                name: "FindCoordinatorResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(10),
+                min_version: 0,
+                max_version: 6,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::JoinGroup => rt::MessageInfo {
+                name: "JoinGroupResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(11),
+                min_version: 0,
+                max_version: 9,
+                flexible_min: Some(6),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Heartbeat => rt::MessageInfo {
+                name: "HeartbeatResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(12),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::LeaveGroup => rt::MessageInfo {
+                name: "LeaveGroupResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(13),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::SyncGroup => rt::MessageInfo {
+                name: "SyncGroupResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(14),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeGroups => rt::MessageInfo {
+                name: "DescribeGroupsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(15),
+                min_version: 0,
+                max_version: 6,
+                flexible_min: Some(5),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ListGroups => rt::MessageInfo {
+                name: "ListGroupsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(16),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::SaslHandshake => rt::MessageInfo {
+                name: "SaslHandshakeResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(17),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ApiVersions => rt::MessageInfo {
+                name: "ApiVersionsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(18),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::CreateTopics => rt::MessageInfo {
+                name: "CreateTopicsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(19),
+                min_version: 0,
+                max_version: 7,
+                flexible_min: Some(5),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteTopics => rt::MessageInfo {
+                name: "DeleteTopicsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(20),
+                min_version: 0,
+                max_version: 6,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteRecords => rt::MessageInfo {
+                name: "DeleteRecordsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(21),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::InitProducerId => rt::MessageInfo {
+                name: "InitProducerIdResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(22),
+                min_version: 0,
+                max_version: 6,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::OffsetForLeaderEpoch => rt::MessageInfo {
+                name: "OffsetForLeaderEpochResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(23),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AddPartitionsToTxn => rt::MessageInfo {
+                name: "AddPartitionsToTxnResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(24),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AddOffsetsToTxn => rt::MessageInfo {
+                name: "AddOffsetsToTxnResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(25),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::EndTxn => rt::MessageInfo {
+                name: "EndTxnResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(26),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::WriteTxnMarkers => rt::MessageInfo {
+                name: "WriteTxnMarkersResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(27),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::TxnOffsetCommit => rt::MessageInfo {
+                name: "TxnOffsetCommitResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(28),
+                min_version: 0,
+                max_version: 6,
+                flexible_min: Some(3),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeAcls => rt::MessageInfo {
+                name: "DescribeAclsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(29),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::CreateAcls => rt::MessageInfo {
+                name: "CreateAclsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(30),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteAcls => rt::MessageInfo {
+                name: "DeleteAclsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(31),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeConfigs => rt::MessageInfo {
+                name: "DescribeConfigsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(32),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterConfigs => rt::MessageInfo {
+                name: "AlterConfigsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(33),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterReplicaLogDirs => rt::MessageInfo {
+                name: "AlterReplicaLogDirsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(34),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeLogDirs => rt::MessageInfo {
+                name: "DescribeLogDirsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(35),
+                min_version: 0,
+                max_version: 5,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::SaslAuthenticate => rt::MessageInfo {
+                name: "SaslAuthenticateResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(36),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::CreatePartitions => rt::MessageInfo {
+                name: "CreatePartitionsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(37),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::CreateDelegationToken => rt::MessageInfo {
+                name: "CreateDelegationTokenResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(38),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::RenewDelegationToken => rt::MessageInfo {
+                name: "RenewDelegationTokenResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(39),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ExpireDelegationToken => rt::MessageInfo {
+                name: "ExpireDelegationTokenResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(40),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeDelegationToken => rt::MessageInfo {
+                name: "DescribeDelegationTokenResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(41),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteGroups => rt::MessageInfo {
+                name: "DeleteGroupsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(42),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ElectLeaders => rt::MessageInfo {
+                name: "ElectLeadersResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(43),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(2),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::IncrementalAlterConfigs => rt::MessageInfo {
+                name: "IncrementalAlterConfigsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(44),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterPartitionReassignments => rt::MessageInfo {
+                name: "AlterPartitionReassignmentsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(45),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ListPartitionReassignments => rt::MessageInfo {
+                name: "ListPartitionReassignmentsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(46),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::OffsetDelete => rt::MessageInfo {
+                name: "OffsetDeleteResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(47),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeClientQuotas => rt::MessageInfo {
+                name: "DescribeClientQuotasResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(48),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterClientQuotas => rt::MessageInfo {
+                name: "AlterClientQuotasResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(49),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeUserScramCredentials => rt::MessageInfo {
+                name: "DescribeUserScramCredentialsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(50),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterUserScramCredentials => rt::MessageInfo {
+                name: "AlterUserScramCredentialsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(51),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Vote => rt::MessageInfo {
+                name: "VoteResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(52),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::BeginQuorumEpoch => rt::MessageInfo {
+                name: "BeginQuorumEpochResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(53),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::EndQuorumEpoch => rt::MessageInfo {
+                name: "EndQuorumEpochResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(54),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeQuorum => rt::MessageInfo {
+                name: "DescribeQuorumResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(55),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterPartition => rt::MessageInfo {
+                name: "AlterPartitionResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(56),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UpdateFeatures => rt::MessageInfo {
+                name: "UpdateFeaturesResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(57),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Envelope => rt::MessageInfo {
+                name: "EnvelopeResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(58),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::FetchSnapshot => rt::MessageInfo {
+                name: "FetchSnapshotResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(59),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeCluster => rt::MessageInfo {
+                name: "DescribeClusterResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(60),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeProducers => rt::MessageInfo {
+                name: "DescribeProducersResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(61),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::BrokerRegistration => rt::MessageInfo {
+                name: "BrokerRegistrationResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(62),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::BrokerHeartbeat => rt::MessageInfo {
+                name: "BrokerHeartbeatResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(63),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UnregisterBroker => rt::MessageInfo {
+                name: "UnregisterBrokerResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(64),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeTransactions => rt::MessageInfo {
+                name: "DescribeTransactionsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(65),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ListTransactions => rt::MessageInfo {
+                name: "ListTransactionsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(66),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AllocateProducerIds => rt::MessageInfo {
+                name: "AllocateProducerIdsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(67),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupHeartbeat => rt::MessageInfo {
+                name: "ConsumerGroupHeartbeatResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(68),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupDescribe => rt::MessageInfo {
+                name: "ConsumerGroupDescribeResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(69),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ControllerRegistration => rt::MessageInfo {
+                name: "ControllerRegistrationResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(70),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::GetTelemetrySubscriptions => rt::MessageInfo {
+                name: "GetTelemetrySubscriptionsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(71),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::PushTelemetry => rt::MessageInfo {
+                name: "PushTelemetryResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(72),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AssignReplicasToDirs => rt::MessageInfo {
+                name: "AssignReplicasToDirsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(73),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ListConfigResources => rt::MessageInfo {
+                name: "ListConfigResourcesResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(74),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeTopicPartitions => rt::MessageInfo {
+                name: "DescribeTopicPartitionsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(75),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupHeartbeat => rt::MessageInfo {
+                name: "ShareGroupHeartbeatResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(76),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupDescribe => rt::MessageInfo {
+                name: "ShareGroupDescribeResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(77),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareFetch => rt::MessageInfo {
+                name: "ShareFetchResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(78),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareAcknowledge => rt::MessageInfo {
+                name: "ShareAcknowledgeResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(79),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AddRaftVoter => rt::MessageInfo {
+                name: "AddRaftVoterResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(80),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::RemoveRaftVoter => rt::MessageInfo {
+                name: "RemoveRaftVoterResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(81),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UpdateRaftVoter => rt::MessageInfo {
+                name: "UpdateRaftVoterResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(82),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::InitializeShareGroupState => rt::MessageInfo {
+                name: "InitializeShareGroupStateResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(83),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ReadShareGroupState => rt::MessageInfo {
+                name: "ReadShareGroupStateResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(84),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::WriteShareGroupState => rt::MessageInfo {
+                name: "WriteShareGroupStateResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(85),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteShareGroupState => rt::MessageInfo {
+                name: "DeleteShareGroupStateResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(86),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ReadShareGroupStateSummary => rt::MessageInfo {
+                name: "ReadShareGroupStateSummaryResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(87),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupHeartbeat => rt::MessageInfo {
+                name: "StreamsGroupHeartbeatResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(88),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupDescribe => rt::MessageInfo {
+                name: "StreamsGroupDescribeResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(89),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeShareGroupOffsets => rt::MessageInfo {
+                name: "DescribeShareGroupOffsetsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(90),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AlterShareGroupOffsets => rt::MessageInfo {
+                name: "AlterShareGroupOffsetsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(91),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DeleteShareGroupOffsets => rt::MessageInfo {
+                name: "DeleteShareGroupOffsetsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(92),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupTopologyDescriptionUpdate => rt::MessageInfo {
+                name: "StreamsGroupTopologyDescriptionUpdateResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(93),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UnregisterController => rt::MessageInfo {
+                name: "UnregisterControllerResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(94),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DescribeMirrors => rt::MessageInfo {
+                name: "DescribeMirrorsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(32000),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: true,
+            },
+            Self::BumpLeaderEpochs => rt::MessageInfo {
+                name: "BumpLeaderEpochsResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(32001),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: true,
+            },
+            Self::ReadMirrorStates => rt::MessageInfo {
+                name: "ReadMirrorStatesResponse",
+                kind: rt::MessageKind::Response,
+                api_key: Some(32002),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: true,
+            },
         }
     }
 
@@ -1018,491 +2667,589 @@ pub trait Request<'a>: rt::Message<'a> {
     }
 }
 
+#[cfg(feature = "api-produce")]
 impl<'a> Request<'a> for messages::ProduceRequest<'a> {
     const API_KEY: ApiKey = ApiKey::Produce;
     type Response<'b> = messages::ProduceResponse<'b>;
 }
 
+#[cfg(feature = "api-fetch")]
 impl<'a> Request<'a> for messages::FetchRequest<'a> {
     const API_KEY: ApiKey = ApiKey::Fetch;
     type Response<'b> = messages::FetchResponse<'b>;
 }
 
+#[cfg(feature = "api-list-offsets")]
 impl<'a> Request<'a> for messages::ListOffsetsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ListOffsets;
     type Response<'b> = messages::ListOffsetsResponse<'b>;
 }
 
+#[cfg(feature = "api-metadata")]
 impl<'a> Request<'a> for messages::MetadataRequest<'a> {
     const API_KEY: ApiKey = ApiKey::Metadata;
     type Response<'b> = messages::MetadataResponse<'b>;
 }
 
+#[cfg(feature = "api-leader-and-isr")]
 impl<'a> Request<'a> for messages::LeaderAndIsrRequest<'a> {
     const API_KEY: ApiKey = ApiKey::LeaderAndIsr;
     type Response<'b> = messages::LeaderAndIsrResponse<'b>;
 }
 
+#[cfg(feature = "api-stop-replica")]
 impl<'a> Request<'a> for messages::StopReplicaRequest<'a> {
     const API_KEY: ApiKey = ApiKey::StopReplica;
     type Response<'b> = messages::StopReplicaResponse<'b>;
 }
 
+#[cfg(feature = "api-update-metadata")]
 impl<'a> Request<'a> for messages::UpdateMetadataRequest<'a> {
     const API_KEY: ApiKey = ApiKey::UpdateMetadata;
     type Response<'b> = messages::UpdateMetadataResponse<'b>;
 }
 
+#[cfg(feature = "api-controlled-shutdown")]
 impl<'a> Request<'a> for messages::ControlledShutdownRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ControlledShutdown;
     type Response<'b> = messages::ControlledShutdownResponse<'b>;
 }
 
+#[cfg(feature = "api-offset-commit")]
 impl<'a> Request<'a> for messages::OffsetCommitRequest<'a> {
     const API_KEY: ApiKey = ApiKey::OffsetCommit;
     type Response<'b> = messages::OffsetCommitResponse<'b>;
 }
 
+#[cfg(feature = "api-offset-fetch")]
 impl<'a> Request<'a> for messages::OffsetFetchRequest<'a> {
     const API_KEY: ApiKey = ApiKey::OffsetFetch;
     type Response<'b> = messages::OffsetFetchResponse<'b>;
 }
 
+#[cfg(feature = "api-find-coordinator")]
 impl<'a> Request<'a> for messages::FindCoordinatorRequest<'a> {
     const API_KEY: ApiKey = ApiKey::FindCoordinator;
     type Response<'b> = messages::FindCoordinatorResponse<'b>;
 }
 
+#[cfg(feature = "api-join-group")]
 impl<'a> Request<'a> for messages::JoinGroupRequest<'a> {
     const API_KEY: ApiKey = ApiKey::JoinGroup;
     type Response<'b> = messages::JoinGroupResponse<'b>;
 }
 
+#[cfg(feature = "api-heartbeat")]
 impl<'a> Request<'a> for messages::HeartbeatRequest<'a> {
     const API_KEY: ApiKey = ApiKey::Heartbeat;
     type Response<'b> = messages::HeartbeatResponse<'b>;
 }
 
+#[cfg(feature = "api-leave-group")]
 impl<'a> Request<'a> for messages::LeaveGroupRequest<'a> {
     const API_KEY: ApiKey = ApiKey::LeaveGroup;
     type Response<'b> = messages::LeaveGroupResponse<'b>;
 }
 
+#[cfg(feature = "api-sync-group")]
 impl<'a> Request<'a> for messages::SyncGroupRequest<'a> {
     const API_KEY: ApiKey = ApiKey::SyncGroup;
     type Response<'b> = messages::SyncGroupResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-groups")]
 impl<'a> Request<'a> for messages::DescribeGroupsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeGroups;
     type Response<'b> = messages::DescribeGroupsResponse<'b>;
 }
 
+#[cfg(feature = "api-list-groups")]
 impl<'a> Request<'a> for messages::ListGroupsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ListGroups;
     type Response<'b> = messages::ListGroupsResponse<'b>;
 }
 
+#[cfg(feature = "api-sasl-handshake")]
 impl<'a> Request<'a> for messages::SaslHandshakeRequest<'a> {
     const API_KEY: ApiKey = ApiKey::SaslHandshake;
     type Response<'b> = messages::SaslHandshakeResponse<'b>;
 }
 
+#[cfg(feature = "api-api-versions")]
 impl<'a> Request<'a> for messages::ApiVersionsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ApiVersions;
     type Response<'b> = messages::ApiVersionsResponse<'b>;
 }
 
+#[cfg(feature = "api-create-topics")]
 impl<'a> Request<'a> for messages::CreateTopicsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::CreateTopics;
     type Response<'b> = messages::CreateTopicsResponse<'b>;
 }
 
+#[cfg(feature = "api-delete-topics")]
 impl<'a> Request<'a> for messages::DeleteTopicsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DeleteTopics;
     type Response<'b> = messages::DeleteTopicsResponse<'b>;
 }
 
+#[cfg(feature = "api-delete-records")]
 impl<'a> Request<'a> for messages::DeleteRecordsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DeleteRecords;
     type Response<'b> = messages::DeleteRecordsResponse<'b>;
 }
 
+#[cfg(feature = "api-init-producer-id")]
 impl<'a> Request<'a> for messages::InitProducerIdRequest<'a> {
     const API_KEY: ApiKey = ApiKey::InitProducerId;
     type Response<'b> = messages::InitProducerIdResponse<'b>;
 }
 
+#[cfg(feature = "api-offset-for-leader-epoch")]
 impl<'a> Request<'a> for messages::OffsetForLeaderEpochRequest<'a> {
     const API_KEY: ApiKey = ApiKey::OffsetForLeaderEpoch;
     type Response<'b> = messages::OffsetForLeaderEpochResponse<'b>;
 }
 
+#[cfg(feature = "api-add-partitions-to-txn")]
 impl<'a> Request<'a> for messages::AddPartitionsToTxnRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AddPartitionsToTxn;
     type Response<'b> = messages::AddPartitionsToTxnResponse<'b>;
 }
 
+#[cfg(feature = "api-add-offsets-to-txn")]
 impl<'a> Request<'a> for messages::AddOffsetsToTxnRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AddOffsetsToTxn;
     type Response<'b> = messages::AddOffsetsToTxnResponse<'b>;
 }
 
+#[cfg(feature = "api-end-txn")]
 impl<'a> Request<'a> for messages::EndTxnRequest<'a> {
     const API_KEY: ApiKey = ApiKey::EndTxn;
     type Response<'b> = messages::EndTxnResponse<'b>;
 }
 
+#[cfg(feature = "api-write-txn-markers")]
 impl<'a> Request<'a> for messages::WriteTxnMarkersRequest<'a> {
     const API_KEY: ApiKey = ApiKey::WriteTxnMarkers;
     type Response<'b> = messages::WriteTxnMarkersResponse<'b>;
 }
 
+#[cfg(feature = "api-txn-offset-commit")]
 impl<'a> Request<'a> for messages::TxnOffsetCommitRequest<'a> {
     const API_KEY: ApiKey = ApiKey::TxnOffsetCommit;
     type Response<'b> = messages::TxnOffsetCommitResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-acls")]
 impl<'a> Request<'a> for messages::DescribeAclsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeAcls;
     type Response<'b> = messages::DescribeAclsResponse<'b>;
 }
 
+#[cfg(feature = "api-create-acls")]
 impl<'a> Request<'a> for messages::CreateAclsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::CreateAcls;
     type Response<'b> = messages::CreateAclsResponse<'b>;
 }
 
+#[cfg(feature = "api-delete-acls")]
 impl<'a> Request<'a> for messages::DeleteAclsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DeleteAcls;
     type Response<'b> = messages::DeleteAclsResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-configs")]
 impl<'a> Request<'a> for messages::DescribeConfigsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeConfigs;
     type Response<'b> = messages::DescribeConfigsResponse<'b>;
 }
 
+#[cfg(feature = "api-alter-configs")]
 impl<'a> Request<'a> for messages::AlterConfigsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AlterConfigs;
     type Response<'b> = messages::AlterConfigsResponse<'b>;
 }
 
+#[cfg(feature = "api-alter-replica-log-dirs")]
 impl<'a> Request<'a> for messages::AlterReplicaLogDirsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AlterReplicaLogDirs;
     type Response<'b> = messages::AlterReplicaLogDirsResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-log-dirs")]
 impl<'a> Request<'a> for messages::DescribeLogDirsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeLogDirs;
     type Response<'b> = messages::DescribeLogDirsResponse<'b>;
 }
 
+#[cfg(feature = "api-sasl-authenticate")]
 impl<'a> Request<'a> for messages::SaslAuthenticateRequest<'a> {
     const API_KEY: ApiKey = ApiKey::SaslAuthenticate;
     type Response<'b> = messages::SaslAuthenticateResponse<'b>;
 }
 
+#[cfg(feature = "api-create-partitions")]
 impl<'a> Request<'a> for messages::CreatePartitionsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::CreatePartitions;
     type Response<'b> = messages::CreatePartitionsResponse<'b>;
 }
 
+#[cfg(feature = "api-create-delegation-token")]
 impl<'a> Request<'a> for messages::CreateDelegationTokenRequest<'a> {
     const API_KEY: ApiKey = ApiKey::CreateDelegationToken;
     type Response<'b> = messages::CreateDelegationTokenResponse<'b>;
 }
 
+#[cfg(feature = "api-renew-delegation-token")]
 impl<'a> Request<'a> for messages::RenewDelegationTokenRequest<'a> {
     const API_KEY: ApiKey = ApiKey::RenewDelegationToken;
     type Response<'b> = messages::RenewDelegationTokenResponse<'b>;
 }
 
+#[cfg(feature = "api-expire-delegation-token")]
 impl<'a> Request<'a> for messages::ExpireDelegationTokenRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ExpireDelegationToken;
     type Response<'b> = messages::ExpireDelegationTokenResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-delegation-token")]
 impl<'a> Request<'a> for messages::DescribeDelegationTokenRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeDelegationToken;
     type Response<'b> = messages::DescribeDelegationTokenResponse<'b>;
 }
 
+#[cfg(feature = "api-delete-groups")]
 impl<'a> Request<'a> for messages::DeleteGroupsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DeleteGroups;
     type Response<'b> = messages::DeleteGroupsResponse<'b>;
 }
 
+#[cfg(feature = "api-elect-leaders")]
 impl<'a> Request<'a> for messages::ElectLeadersRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ElectLeaders;
     type Response<'b> = messages::ElectLeadersResponse<'b>;
 }
 
+#[cfg(feature = "api-incremental-alter-configs")]
 impl<'a> Request<'a> for messages::IncrementalAlterConfigsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::IncrementalAlterConfigs;
     type Response<'b> = messages::IncrementalAlterConfigsResponse<'b>;
 }
 
+#[cfg(feature = "api-alter-partition-reassignments")]
 impl<'a> Request<'a> for messages::AlterPartitionReassignmentsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AlterPartitionReassignments;
     type Response<'b> = messages::AlterPartitionReassignmentsResponse<'b>;
 }
 
+#[cfg(feature = "api-list-partition-reassignments")]
 impl<'a> Request<'a> for messages::ListPartitionReassignmentsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ListPartitionReassignments;
     type Response<'b> = messages::ListPartitionReassignmentsResponse<'b>;
 }
 
+#[cfg(feature = "api-offset-delete")]
 impl<'a> Request<'a> for messages::OffsetDeleteRequest<'a> {
     const API_KEY: ApiKey = ApiKey::OffsetDelete;
     type Response<'b> = messages::OffsetDeleteResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-client-quotas")]
 impl<'a> Request<'a> for messages::DescribeClientQuotasRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeClientQuotas;
     type Response<'b> = messages::DescribeClientQuotasResponse<'b>;
 }
 
+#[cfg(feature = "api-alter-client-quotas")]
 impl<'a> Request<'a> for messages::AlterClientQuotasRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AlterClientQuotas;
     type Response<'b> = messages::AlterClientQuotasResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-user-scram-credentials")]
 impl<'a> Request<'a> for messages::DescribeUserScramCredentialsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeUserScramCredentials;
     type Response<'b> = messages::DescribeUserScramCredentialsResponse<'b>;
 }
 
+#[cfg(feature = "api-alter-user-scram-credentials")]
 impl<'a> Request<'a> for messages::AlterUserScramCredentialsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AlterUserScramCredentials;
     type Response<'b> = messages::AlterUserScramCredentialsResponse<'b>;
 }
 
+#[cfg(feature = "api-vote")]
 impl<'a> Request<'a> for messages::VoteRequest<'a> {
     const API_KEY: ApiKey = ApiKey::Vote;
     type Response<'b> = messages::VoteResponse<'b>;
 }
 
+#[cfg(feature = "api-begin-quorum-epoch")]
 impl<'a> Request<'a> for messages::BeginQuorumEpochRequest<'a> {
     const API_KEY: ApiKey = ApiKey::BeginQuorumEpoch;
     type Response<'b> = messages::BeginQuorumEpochResponse<'b>;
 }
 
+#[cfg(feature = "api-end-quorum-epoch")]
 impl<'a> Request<'a> for messages::EndQuorumEpochRequest<'a> {
     const API_KEY: ApiKey = ApiKey::EndQuorumEpoch;
     type Response<'b> = messages::EndQuorumEpochResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-quorum")]
 impl<'a> Request<'a> for messages::DescribeQuorumRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeQuorum;
     type Response<'b> = messages::DescribeQuorumResponse<'b>;
 }
 
+#[cfg(feature = "api-alter-partition")]
 impl<'a> Request<'a> for messages::AlterPartitionRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AlterPartition;
     type Response<'b> = messages::AlterPartitionResponse<'b>;
 }
 
+#[cfg(feature = "api-update-features")]
 impl<'a> Request<'a> for messages::UpdateFeaturesRequest<'a> {
     const API_KEY: ApiKey = ApiKey::UpdateFeatures;
     type Response<'b> = messages::UpdateFeaturesResponse<'b>;
 }
 
+#[cfg(feature = "api-envelope")]
 impl<'a> Request<'a> for messages::EnvelopeRequest<'a> {
     const API_KEY: ApiKey = ApiKey::Envelope;
     type Response<'b> = messages::EnvelopeResponse<'b>;
 }
 
+#[cfg(feature = "api-fetch-snapshot")]
 impl<'a> Request<'a> for messages::FetchSnapshotRequest<'a> {
     const API_KEY: ApiKey = ApiKey::FetchSnapshot;
     type Response<'b> = messages::FetchSnapshotResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-cluster")]
 impl<'a> Request<'a> for messages::DescribeClusterRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeCluster;
     type Response<'b> = messages::DescribeClusterResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-producers")]
 impl<'a> Request<'a> for messages::DescribeProducersRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeProducers;
     type Response<'b> = messages::DescribeProducersResponse<'b>;
 }
 
+#[cfg(feature = "api-broker-registration")]
 impl<'a> Request<'a> for messages::BrokerRegistrationRequest<'a> {
     const API_KEY: ApiKey = ApiKey::BrokerRegistration;
     type Response<'b> = messages::BrokerRegistrationResponse<'b>;
 }
 
+#[cfg(feature = "api-broker-heartbeat")]
 impl<'a> Request<'a> for messages::BrokerHeartbeatRequest<'a> {
     const API_KEY: ApiKey = ApiKey::BrokerHeartbeat;
     type Response<'b> = messages::BrokerHeartbeatResponse<'b>;
 }
 
+#[cfg(feature = "api-unregister-broker")]
 impl<'a> Request<'a> for messages::UnregisterBrokerRequest<'a> {
     const API_KEY: ApiKey = ApiKey::UnregisterBroker;
     type Response<'b> = messages::UnregisterBrokerResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-transactions")]
 impl<'a> Request<'a> for messages::DescribeTransactionsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeTransactions;
     type Response<'b> = messages::DescribeTransactionsResponse<'b>;
 }
 
+#[cfg(feature = "api-list-transactions")]
 impl<'a> Request<'a> for messages::ListTransactionsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ListTransactions;
     type Response<'b> = messages::ListTransactionsResponse<'b>;
 }
 
+#[cfg(feature = "api-allocate-producer-ids")]
 impl<'a> Request<'a> for messages::AllocateProducerIdsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AllocateProducerIds;
     type Response<'b> = messages::AllocateProducerIdsResponse<'b>;
 }
 
+#[cfg(feature = "api-consumer-group-heartbeat")]
 impl<'a> Request<'a> for messages::ConsumerGroupHeartbeatRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ConsumerGroupHeartbeat;
     type Response<'b> = messages::ConsumerGroupHeartbeatResponse<'b>;
 }
 
+#[cfg(feature = "api-consumer-group-describe")]
 impl<'a> Request<'a> for messages::ConsumerGroupDescribeRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ConsumerGroupDescribe;
     type Response<'b> = messages::ConsumerGroupDescribeResponse<'b>;
 }
 
+#[cfg(feature = "api-controller-registration")]
 impl<'a> Request<'a> for messages::ControllerRegistrationRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ControllerRegistration;
     type Response<'b> = messages::ControllerRegistrationResponse<'b>;
 }
 
+#[cfg(feature = "api-get-telemetry-subscriptions")]
 impl<'a> Request<'a> for messages::GetTelemetrySubscriptionsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::GetTelemetrySubscriptions;
     type Response<'b> = messages::GetTelemetrySubscriptionsResponse<'b>;
 }
 
+#[cfg(feature = "api-push-telemetry")]
 impl<'a> Request<'a> for messages::PushTelemetryRequest<'a> {
     const API_KEY: ApiKey = ApiKey::PushTelemetry;
     type Response<'b> = messages::PushTelemetryResponse<'b>;
 }
 
+#[cfg(feature = "api-assign-replicas-to-dirs")]
 impl<'a> Request<'a> for messages::AssignReplicasToDirsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AssignReplicasToDirs;
     type Response<'b> = messages::AssignReplicasToDirsResponse<'b>;
 }
 
+#[cfg(feature = "api-list-config-resources")]
 impl<'a> Request<'a> for messages::ListConfigResourcesRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ListConfigResources;
     type Response<'b> = messages::ListConfigResourcesResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-topic-partitions")]
 impl<'a> Request<'a> for messages::DescribeTopicPartitionsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeTopicPartitions;
     type Response<'b> = messages::DescribeTopicPartitionsResponse<'b>;
 }
 
+#[cfg(feature = "api-share-group-heartbeat")]
 impl<'a> Request<'a> for messages::ShareGroupHeartbeatRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ShareGroupHeartbeat;
     type Response<'b> = messages::ShareGroupHeartbeatResponse<'b>;
 }
 
+#[cfg(feature = "api-share-group-describe")]
 impl<'a> Request<'a> for messages::ShareGroupDescribeRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ShareGroupDescribe;
     type Response<'b> = messages::ShareGroupDescribeResponse<'b>;
 }
 
+#[cfg(feature = "api-share-fetch")]
 impl<'a> Request<'a> for messages::ShareFetchRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ShareFetch;
     type Response<'b> = messages::ShareFetchResponse<'b>;
 }
 
+#[cfg(feature = "api-share-acknowledge")]
 impl<'a> Request<'a> for messages::ShareAcknowledgeRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ShareAcknowledge;
     type Response<'b> = messages::ShareAcknowledgeResponse<'b>;
 }
 
+#[cfg(feature = "api-add-raft-voter")]
 impl<'a> Request<'a> for messages::AddRaftVoterRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AddRaftVoter;
     type Response<'b> = messages::AddRaftVoterResponse<'b>;
 }
 
+#[cfg(feature = "api-remove-raft-voter")]
 impl<'a> Request<'a> for messages::RemoveRaftVoterRequest<'a> {
     const API_KEY: ApiKey = ApiKey::RemoveRaftVoter;
     type Response<'b> = messages::RemoveRaftVoterResponse<'b>;
 }
 
+#[cfg(feature = "api-update-raft-voter")]
 impl<'a> Request<'a> for messages::UpdateRaftVoterRequest<'a> {
     const API_KEY: ApiKey = ApiKey::UpdateRaftVoter;
     type Response<'b> = messages::UpdateRaftVoterResponse<'b>;
 }
 
+#[cfg(feature = "api-initialize-share-group-state")]
 impl<'a> Request<'a> for messages::InitializeShareGroupStateRequest<'a> {
     const API_KEY: ApiKey = ApiKey::InitializeShareGroupState;
     type Response<'b> = messages::InitializeShareGroupStateResponse<'b>;
 }
 
+#[cfg(feature = "api-read-share-group-state")]
 impl<'a> Request<'a> for messages::ReadShareGroupStateRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ReadShareGroupState;
     type Response<'b> = messages::ReadShareGroupStateResponse<'b>;
 }
 
+#[cfg(feature = "api-write-share-group-state")]
 impl<'a> Request<'a> for messages::WriteShareGroupStateRequest<'a> {
     const API_KEY: ApiKey = ApiKey::WriteShareGroupState;
     type Response<'b> = messages::WriteShareGroupStateResponse<'b>;
 }
 
+#[cfg(feature = "api-delete-share-group-state")]
 impl<'a> Request<'a> for messages::DeleteShareGroupStateRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DeleteShareGroupState;
     type Response<'b> = messages::DeleteShareGroupStateResponse<'b>;
 }
 
+#[cfg(feature = "api-read-share-group-state-summary")]
 impl<'a> Request<'a> for messages::ReadShareGroupStateSummaryRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ReadShareGroupStateSummary;
     type Response<'b> = messages::ReadShareGroupStateSummaryResponse<'b>;
 }
 
+#[cfg(feature = "api-streams-group-heartbeat")]
 impl<'a> Request<'a> for messages::StreamsGroupHeartbeatRequest<'a> {
     const API_KEY: ApiKey = ApiKey::StreamsGroupHeartbeat;
     type Response<'b> = messages::StreamsGroupHeartbeatResponse<'b>;
 }
 
+#[cfg(feature = "api-streams-group-describe")]
 impl<'a> Request<'a> for messages::StreamsGroupDescribeRequest<'a> {
     const API_KEY: ApiKey = ApiKey::StreamsGroupDescribe;
     type Response<'b> = messages::StreamsGroupDescribeResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-share-group-offsets")]
 impl<'a> Request<'a> for messages::DescribeShareGroupOffsetsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeShareGroupOffsets;
     type Response<'b> = messages::DescribeShareGroupOffsetsResponse<'b>;
 }
 
+#[cfg(feature = "api-alter-share-group-offsets")]
 impl<'a> Request<'a> for messages::AlterShareGroupOffsetsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::AlterShareGroupOffsets;
     type Response<'b> = messages::AlterShareGroupOffsetsResponse<'b>;
 }
 
+#[cfg(feature = "api-delete-share-group-offsets")]
 impl<'a> Request<'a> for messages::DeleteShareGroupOffsetsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DeleteShareGroupOffsets;
     type Response<'b> = messages::DeleteShareGroupOffsetsResponse<'b>;
 }
 
+#[cfg(feature = "api-streams-group-topology-description-update")]
 impl<'a> Request<'a> for messages::StreamsGroupTopologyDescriptionUpdateRequest<'a> {
     const API_KEY: ApiKey = ApiKey::StreamsGroupTopologyDescriptionUpdate;
     type Response<'b> = messages::StreamsGroupTopologyDescriptionUpdateResponse<'b>;
 }
 
+#[cfg(feature = "api-unregister-controller")]
 impl<'a> Request<'a> for messages::UnregisterControllerRequest<'a> {
     const API_KEY: ApiKey = ApiKey::UnregisterController;
     type Response<'b> = messages::UnregisterControllerResponse<'b>;
 }
 
+#[cfg(feature = "api-describe-mirrors")]
 impl<'a> Request<'a> for messages::DescribeMirrorsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::DescribeMirrors;
     type Response<'b> = messages::DescribeMirrorsResponse<'b>;
 }
 
+#[cfg(feature = "api-bump-leader-epochs")]
 impl<'a> Request<'a> for messages::BumpLeaderEpochsRequest<'a> {
     const API_KEY: ApiKey = ApiKey::BumpLeaderEpochs;
     type Response<'b> = messages::BumpLeaderEpochsResponse<'b>;
 }
 
+#[cfg(feature = "api-read-mirror-states")]
 impl<'a> Request<'a> for messages::ReadMirrorStatesRequest<'a> {
     const API_KEY: ApiKey = ApiKey::ReadMirrorStates;
     type Response<'b> = messages::ReadMirrorStatesResponse<'b>;
@@ -1519,564 +3266,658 @@ pub trait OwnedRequest: rt::OwnedMessage {
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-produce")]
 impl OwnedRequest for messages::produce_request::owned::ProduceRequest {
     const API_KEY: ApiKey = ApiKey::Produce;
     type Response = messages::produce_response::owned::ProduceResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-fetch")]
 impl OwnedRequest for messages::fetch_request::owned::FetchRequest {
     const API_KEY: ApiKey = ApiKey::Fetch;
     type Response = messages::fetch_response::owned::FetchResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-list-offsets")]
 impl OwnedRequest for messages::list_offsets_request::owned::ListOffsetsRequest {
     const API_KEY: ApiKey = ApiKey::ListOffsets;
     type Response = messages::list_offsets_response::owned::ListOffsetsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-metadata")]
 impl OwnedRequest for messages::metadata_request::owned::MetadataRequest {
     const API_KEY: ApiKey = ApiKey::Metadata;
     type Response = messages::metadata_response::owned::MetadataResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-leader-and-isr")]
 impl OwnedRequest for messages::leader_and_isr_request::owned::LeaderAndIsrRequest {
     const API_KEY: ApiKey = ApiKey::LeaderAndIsr;
     type Response = messages::leader_and_isr_response::owned::LeaderAndIsrResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-stop-replica")]
 impl OwnedRequest for messages::stop_replica_request::owned::StopReplicaRequest {
     const API_KEY: ApiKey = ApiKey::StopReplica;
     type Response = messages::stop_replica_response::owned::StopReplicaResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-update-metadata")]
 impl OwnedRequest for messages::update_metadata_request::owned::UpdateMetadataRequest {
     const API_KEY: ApiKey = ApiKey::UpdateMetadata;
     type Response = messages::update_metadata_response::owned::UpdateMetadataResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-controlled-shutdown")]
 impl OwnedRequest for messages::controlled_shutdown_request::owned::ControlledShutdownRequest {
     const API_KEY: ApiKey = ApiKey::ControlledShutdown;
     type Response = messages::controlled_shutdown_response::owned::ControlledShutdownResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-offset-commit")]
 impl OwnedRequest for messages::offset_commit_request::owned::OffsetCommitRequest {
     const API_KEY: ApiKey = ApiKey::OffsetCommit;
     type Response = messages::offset_commit_response::owned::OffsetCommitResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-offset-fetch")]
 impl OwnedRequest for messages::offset_fetch_request::owned::OffsetFetchRequest {
     const API_KEY: ApiKey = ApiKey::OffsetFetch;
     type Response = messages::offset_fetch_response::owned::OffsetFetchResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-find-coordinator")]
 impl OwnedRequest for messages::find_coordinator_request::owned::FindCoordinatorRequest {
     const API_KEY: ApiKey = ApiKey::FindCoordinator;
     type Response = messages::find_coordinator_response::owned::FindCoordinatorResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-join-group")]
 impl OwnedRequest for messages::join_group_request::owned::JoinGroupRequest {
     const API_KEY: ApiKey = ApiKey::JoinGroup;
     type Response = messages::join_group_response::owned::JoinGroupResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-heartbeat")]
 impl OwnedRequest for messages::heartbeat_request::owned::HeartbeatRequest {
     const API_KEY: ApiKey = ApiKey::Heartbeat;
     type Response = messages::heartbeat_response::owned::HeartbeatResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-leave-group")]
 impl OwnedRequest for messages::leave_group_request::owned::LeaveGroupRequest {
     const API_KEY: ApiKey = ApiKey::LeaveGroup;
     type Response = messages::leave_group_response::owned::LeaveGroupResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-sync-group")]
 impl OwnedRequest for messages::sync_group_request::owned::SyncGroupRequest {
     const API_KEY: ApiKey = ApiKey::SyncGroup;
     type Response = messages::sync_group_response::owned::SyncGroupResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-groups")]
 impl OwnedRequest for messages::describe_groups_request::owned::DescribeGroupsRequest {
     const API_KEY: ApiKey = ApiKey::DescribeGroups;
     type Response = messages::describe_groups_response::owned::DescribeGroupsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-list-groups")]
 impl OwnedRequest for messages::list_groups_request::owned::ListGroupsRequest {
     const API_KEY: ApiKey = ApiKey::ListGroups;
     type Response = messages::list_groups_response::owned::ListGroupsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-sasl-handshake")]
 impl OwnedRequest for messages::sasl_handshake_request::owned::SaslHandshakeRequest {
     const API_KEY: ApiKey = ApiKey::SaslHandshake;
     type Response = messages::sasl_handshake_response::owned::SaslHandshakeResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-api-versions")]
 impl OwnedRequest for messages::api_versions_request::owned::ApiVersionsRequest {
     const API_KEY: ApiKey = ApiKey::ApiVersions;
     type Response = messages::api_versions_response::owned::ApiVersionsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-create-topics")]
 impl OwnedRequest for messages::create_topics_request::owned::CreateTopicsRequest {
     const API_KEY: ApiKey = ApiKey::CreateTopics;
     type Response = messages::create_topics_response::owned::CreateTopicsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-delete-topics")]
 impl OwnedRequest for messages::delete_topics_request::owned::DeleteTopicsRequest {
     const API_KEY: ApiKey = ApiKey::DeleteTopics;
     type Response = messages::delete_topics_response::owned::DeleteTopicsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-delete-records")]
 impl OwnedRequest for messages::delete_records_request::owned::DeleteRecordsRequest {
     const API_KEY: ApiKey = ApiKey::DeleteRecords;
     type Response = messages::delete_records_response::owned::DeleteRecordsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-init-producer-id")]
 impl OwnedRequest for messages::init_producer_id_request::owned::InitProducerIdRequest {
     const API_KEY: ApiKey = ApiKey::InitProducerId;
     type Response = messages::init_producer_id_response::owned::InitProducerIdResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-offset-for-leader-epoch")]
 impl OwnedRequest for messages::offset_for_leader_epoch_request::owned::OffsetForLeaderEpochRequest {
     const API_KEY: ApiKey = ApiKey::OffsetForLeaderEpoch;
     type Response = messages::offset_for_leader_epoch_response::owned::OffsetForLeaderEpochResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-add-partitions-to-txn")]
 impl OwnedRequest for messages::add_partitions_to_txn_request::owned::AddPartitionsToTxnRequest {
     const API_KEY: ApiKey = ApiKey::AddPartitionsToTxn;
     type Response = messages::add_partitions_to_txn_response::owned::AddPartitionsToTxnResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-add-offsets-to-txn")]
 impl OwnedRequest for messages::add_offsets_to_txn_request::owned::AddOffsetsToTxnRequest {
     const API_KEY: ApiKey = ApiKey::AddOffsetsToTxn;
     type Response = messages::add_offsets_to_txn_response::owned::AddOffsetsToTxnResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-end-txn")]
 impl OwnedRequest for messages::end_txn_request::owned::EndTxnRequest {
     const API_KEY: ApiKey = ApiKey::EndTxn;
     type Response = messages::end_txn_response::owned::EndTxnResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-write-txn-markers")]
 impl OwnedRequest for messages::write_txn_markers_request::owned::WriteTxnMarkersRequest {
     const API_KEY: ApiKey = ApiKey::WriteTxnMarkers;
     type Response = messages::write_txn_markers_response::owned::WriteTxnMarkersResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-txn-offset-commit")]
 impl OwnedRequest for messages::txn_offset_commit_request::owned::TxnOffsetCommitRequest {
     const API_KEY: ApiKey = ApiKey::TxnOffsetCommit;
     type Response = messages::txn_offset_commit_response::owned::TxnOffsetCommitResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-acls")]
 impl OwnedRequest for messages::describe_acls_request::owned::DescribeAclsRequest {
     const API_KEY: ApiKey = ApiKey::DescribeAcls;
     type Response = messages::describe_acls_response::owned::DescribeAclsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-create-acls")]
 impl OwnedRequest for messages::create_acls_request::owned::CreateAclsRequest {
     const API_KEY: ApiKey = ApiKey::CreateAcls;
     type Response = messages::create_acls_response::owned::CreateAclsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-delete-acls")]
 impl OwnedRequest for messages::delete_acls_request::owned::DeleteAclsRequest {
     const API_KEY: ApiKey = ApiKey::DeleteAcls;
     type Response = messages::delete_acls_response::owned::DeleteAclsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-configs")]
 impl OwnedRequest for messages::describe_configs_request::owned::DescribeConfigsRequest {
     const API_KEY: ApiKey = ApiKey::DescribeConfigs;
     type Response = messages::describe_configs_response::owned::DescribeConfigsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-alter-configs")]
 impl OwnedRequest for messages::alter_configs_request::owned::AlterConfigsRequest {
     const API_KEY: ApiKey = ApiKey::AlterConfigs;
     type Response = messages::alter_configs_response::owned::AlterConfigsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-alter-replica-log-dirs")]
 impl OwnedRequest for messages::alter_replica_log_dirs_request::owned::AlterReplicaLogDirsRequest {
     const API_KEY: ApiKey = ApiKey::AlterReplicaLogDirs;
     type Response = messages::alter_replica_log_dirs_response::owned::AlterReplicaLogDirsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-log-dirs")]
 impl OwnedRequest for messages::describe_log_dirs_request::owned::DescribeLogDirsRequest {
     const API_KEY: ApiKey = ApiKey::DescribeLogDirs;
     type Response = messages::describe_log_dirs_response::owned::DescribeLogDirsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-sasl-authenticate")]
 impl OwnedRequest for messages::sasl_authenticate_request::owned::SaslAuthenticateRequest {
     const API_KEY: ApiKey = ApiKey::SaslAuthenticate;
     type Response = messages::sasl_authenticate_response::owned::SaslAuthenticateResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-create-partitions")]
 impl OwnedRequest for messages::create_partitions_request::owned::CreatePartitionsRequest {
     const API_KEY: ApiKey = ApiKey::CreatePartitions;
     type Response = messages::create_partitions_response::owned::CreatePartitionsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-create-delegation-token")]
 impl OwnedRequest for messages::create_delegation_token_request::owned::CreateDelegationTokenRequest {
     const API_KEY: ApiKey = ApiKey::CreateDelegationToken;
     type Response = messages::create_delegation_token_response::owned::CreateDelegationTokenResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-renew-delegation-token")]
 impl OwnedRequest for messages::renew_delegation_token_request::owned::RenewDelegationTokenRequest {
     const API_KEY: ApiKey = ApiKey::RenewDelegationToken;
     type Response = messages::renew_delegation_token_response::owned::RenewDelegationTokenResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-expire-delegation-token")]
 impl OwnedRequest for messages::expire_delegation_token_request::owned::ExpireDelegationTokenRequest {
     const API_KEY: ApiKey = ApiKey::ExpireDelegationToken;
     type Response = messages::expire_delegation_token_response::owned::ExpireDelegationTokenResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-delegation-token")]
 impl OwnedRequest for messages::describe_delegation_token_request::owned::DescribeDelegationTokenRequest {
     const API_KEY: ApiKey = ApiKey::DescribeDelegationToken;
     type Response = messages::describe_delegation_token_response::owned::DescribeDelegationTokenResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-delete-groups")]
 impl OwnedRequest for messages::delete_groups_request::owned::DeleteGroupsRequest {
     const API_KEY: ApiKey = ApiKey::DeleteGroups;
     type Response = messages::delete_groups_response::owned::DeleteGroupsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-elect-leaders")]
 impl OwnedRequest for messages::elect_leaders_request::owned::ElectLeadersRequest {
     const API_KEY: ApiKey = ApiKey::ElectLeaders;
     type Response = messages::elect_leaders_response::owned::ElectLeadersResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-incremental-alter-configs")]
 impl OwnedRequest for messages::incremental_alter_configs_request::owned::IncrementalAlterConfigsRequest {
     const API_KEY: ApiKey = ApiKey::IncrementalAlterConfigs;
     type Response = messages::incremental_alter_configs_response::owned::IncrementalAlterConfigsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-alter-partition-reassignments")]
 impl OwnedRequest for messages::alter_partition_reassignments_request::owned::AlterPartitionReassignmentsRequest {
     const API_KEY: ApiKey = ApiKey::AlterPartitionReassignments;
     type Response = messages::alter_partition_reassignments_response::owned::AlterPartitionReassignmentsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-list-partition-reassignments")]
 impl OwnedRequest for messages::list_partition_reassignments_request::owned::ListPartitionReassignmentsRequest {
     const API_KEY: ApiKey = ApiKey::ListPartitionReassignments;
     type Response = messages::list_partition_reassignments_response::owned::ListPartitionReassignmentsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-offset-delete")]
 impl OwnedRequest for messages::offset_delete_request::owned::OffsetDeleteRequest {
     const API_KEY: ApiKey = ApiKey::OffsetDelete;
     type Response = messages::offset_delete_response::owned::OffsetDeleteResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-client-quotas")]
 impl OwnedRequest for messages::describe_client_quotas_request::owned::DescribeClientQuotasRequest {
     const API_KEY: ApiKey = ApiKey::DescribeClientQuotas;
     type Response = messages::describe_client_quotas_response::owned::DescribeClientQuotasResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-alter-client-quotas")]
 impl OwnedRequest for messages::alter_client_quotas_request::owned::AlterClientQuotasRequest {
     const API_KEY: ApiKey = ApiKey::AlterClientQuotas;
     type Response = messages::alter_client_quotas_response::owned::AlterClientQuotasResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-user-scram-credentials")]
 impl OwnedRequest for messages::describe_user_scram_credentials_request::owned::DescribeUserScramCredentialsRequest {
     const API_KEY: ApiKey = ApiKey::DescribeUserScramCredentials;
     type Response = messages::describe_user_scram_credentials_response::owned::DescribeUserScramCredentialsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-alter-user-scram-credentials")]
 impl OwnedRequest for messages::alter_user_scram_credentials_request::owned::AlterUserScramCredentialsRequest {
     const API_KEY: ApiKey = ApiKey::AlterUserScramCredentials;
     type Response = messages::alter_user_scram_credentials_response::owned::AlterUserScramCredentialsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-vote")]
 impl OwnedRequest for messages::vote_request::owned::VoteRequest {
     const API_KEY: ApiKey = ApiKey::Vote;
     type Response = messages::vote_response::owned::VoteResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-begin-quorum-epoch")]
 impl OwnedRequest for messages::begin_quorum_epoch_request::owned::BeginQuorumEpochRequest {
     const API_KEY: ApiKey = ApiKey::BeginQuorumEpoch;
     type Response = messages::begin_quorum_epoch_response::owned::BeginQuorumEpochResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-end-quorum-epoch")]
 impl OwnedRequest for messages::end_quorum_epoch_request::owned::EndQuorumEpochRequest {
     const API_KEY: ApiKey = ApiKey::EndQuorumEpoch;
     type Response = messages::end_quorum_epoch_response::owned::EndQuorumEpochResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-quorum")]
 impl OwnedRequest for messages::describe_quorum_request::owned::DescribeQuorumRequest {
     const API_KEY: ApiKey = ApiKey::DescribeQuorum;
     type Response = messages::describe_quorum_response::owned::DescribeQuorumResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-alter-partition")]
 impl OwnedRequest for messages::alter_partition_request::owned::AlterPartitionRequest {
     const API_KEY: ApiKey = ApiKey::AlterPartition;
     type Response = messages::alter_partition_response::owned::AlterPartitionResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-update-features")]
 impl OwnedRequest for messages::update_features_request::owned::UpdateFeaturesRequest {
     const API_KEY: ApiKey = ApiKey::UpdateFeatures;
     type Response = messages::update_features_response::owned::UpdateFeaturesResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-envelope")]
 impl OwnedRequest for messages::envelope_request::owned::EnvelopeRequest {
     const API_KEY: ApiKey = ApiKey::Envelope;
     type Response = messages::envelope_response::owned::EnvelopeResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-fetch-snapshot")]
 impl OwnedRequest for messages::fetch_snapshot_request::owned::FetchSnapshotRequest {
     const API_KEY: ApiKey = ApiKey::FetchSnapshot;
     type Response = messages::fetch_snapshot_response::owned::FetchSnapshotResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-cluster")]
 impl OwnedRequest for messages::describe_cluster_request::owned::DescribeClusterRequest {
     const API_KEY: ApiKey = ApiKey::DescribeCluster;
     type Response = messages::describe_cluster_response::owned::DescribeClusterResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-producers")]
 impl OwnedRequest for messages::describe_producers_request::owned::DescribeProducersRequest {
     const API_KEY: ApiKey = ApiKey::DescribeProducers;
     type Response = messages::describe_producers_response::owned::DescribeProducersResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-broker-registration")]
 impl OwnedRequest for messages::broker_registration_request::owned::BrokerRegistrationRequest {
     const API_KEY: ApiKey = ApiKey::BrokerRegistration;
     type Response = messages::broker_registration_response::owned::BrokerRegistrationResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-broker-heartbeat")]
 impl OwnedRequest for messages::broker_heartbeat_request::owned::BrokerHeartbeatRequest {
     const API_KEY: ApiKey = ApiKey::BrokerHeartbeat;
     type Response = messages::broker_heartbeat_response::owned::BrokerHeartbeatResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-unregister-broker")]
 impl OwnedRequest for messages::unregister_broker_request::owned::UnregisterBrokerRequest {
     const API_KEY: ApiKey = ApiKey::UnregisterBroker;
     type Response = messages::unregister_broker_response::owned::UnregisterBrokerResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-transactions")]
 impl OwnedRequest for messages::describe_transactions_request::owned::DescribeTransactionsRequest {
     const API_KEY: ApiKey = ApiKey::DescribeTransactions;
     type Response = messages::describe_transactions_response::owned::DescribeTransactionsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-list-transactions")]
 impl OwnedRequest for messages::list_transactions_request::owned::ListTransactionsRequest {
     const API_KEY: ApiKey = ApiKey::ListTransactions;
     type Response = messages::list_transactions_response::owned::ListTransactionsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-allocate-producer-ids")]
 impl OwnedRequest for messages::allocate_producer_ids_request::owned::AllocateProducerIdsRequest {
     const API_KEY: ApiKey = ApiKey::AllocateProducerIds;
     type Response = messages::allocate_producer_ids_response::owned::AllocateProducerIdsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-consumer-group-heartbeat")]
 impl OwnedRequest for messages::consumer_group_heartbeat_request::owned::ConsumerGroupHeartbeatRequest {
     const API_KEY: ApiKey = ApiKey::ConsumerGroupHeartbeat;
     type Response = messages::consumer_group_heartbeat_response::owned::ConsumerGroupHeartbeatResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-consumer-group-describe")]
 impl OwnedRequest for messages::consumer_group_describe_request::owned::ConsumerGroupDescribeRequest {
     const API_KEY: ApiKey = ApiKey::ConsumerGroupDescribe;
     type Response = messages::consumer_group_describe_response::owned::ConsumerGroupDescribeResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-controller-registration")]
 impl OwnedRequest for messages::controller_registration_request::owned::ControllerRegistrationRequest {
     const API_KEY: ApiKey = ApiKey::ControllerRegistration;
     type Response = messages::controller_registration_response::owned::ControllerRegistrationResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-get-telemetry-subscriptions")]
 impl OwnedRequest for messages::get_telemetry_subscriptions_request::owned::GetTelemetrySubscriptionsRequest {
     const API_KEY: ApiKey = ApiKey::GetTelemetrySubscriptions;
     type Response = messages::get_telemetry_subscriptions_response::owned::GetTelemetrySubscriptionsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-push-telemetry")]
 impl OwnedRequest for messages::push_telemetry_request::owned::PushTelemetryRequest {
     const API_KEY: ApiKey = ApiKey::PushTelemetry;
     type Response = messages::push_telemetry_response::owned::PushTelemetryResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-assign-replicas-to-dirs")]
 impl OwnedRequest for messages::assign_replicas_to_dirs_request::owned::AssignReplicasToDirsRequest {
     const API_KEY: ApiKey = ApiKey::AssignReplicasToDirs;
     type Response = messages::assign_replicas_to_dirs_response::owned::AssignReplicasToDirsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-list-config-resources")]
 impl OwnedRequest for messages::list_config_resources_request::owned::ListConfigResourcesRequest {
     const API_KEY: ApiKey = ApiKey::ListConfigResources;
     type Response = messages::list_config_resources_response::owned::ListConfigResourcesResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-topic-partitions")]
 impl OwnedRequest for messages::describe_topic_partitions_request::owned::DescribeTopicPartitionsRequest {
     const API_KEY: ApiKey = ApiKey::DescribeTopicPartitions;
     type Response = messages::describe_topic_partitions_response::owned::DescribeTopicPartitionsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-share-group-heartbeat")]
 impl OwnedRequest for messages::share_group_heartbeat_request::owned::ShareGroupHeartbeatRequest {
     const API_KEY: ApiKey = ApiKey::ShareGroupHeartbeat;
     type Response = messages::share_group_heartbeat_response::owned::ShareGroupHeartbeatResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-share-group-describe")]
 impl OwnedRequest for messages::share_group_describe_request::owned::ShareGroupDescribeRequest {
     const API_KEY: ApiKey = ApiKey::ShareGroupDescribe;
     type Response = messages::share_group_describe_response::owned::ShareGroupDescribeResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-share-fetch")]
 impl OwnedRequest for messages::share_fetch_request::owned::ShareFetchRequest {
     const API_KEY: ApiKey = ApiKey::ShareFetch;
     type Response = messages::share_fetch_response::owned::ShareFetchResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-share-acknowledge")]
 impl OwnedRequest for messages::share_acknowledge_request::owned::ShareAcknowledgeRequest {
     const API_KEY: ApiKey = ApiKey::ShareAcknowledge;
     type Response = messages::share_acknowledge_response::owned::ShareAcknowledgeResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-add-raft-voter")]
 impl OwnedRequest for messages::add_raft_voter_request::owned::AddRaftVoterRequest {
     const API_KEY: ApiKey = ApiKey::AddRaftVoter;
     type Response = messages::add_raft_voter_response::owned::AddRaftVoterResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-remove-raft-voter")]
 impl OwnedRequest for messages::remove_raft_voter_request::owned::RemoveRaftVoterRequest {
     const API_KEY: ApiKey = ApiKey::RemoveRaftVoter;
     type Response = messages::remove_raft_voter_response::owned::RemoveRaftVoterResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-update-raft-voter")]
 impl OwnedRequest for messages::update_raft_voter_request::owned::UpdateRaftVoterRequest {
     const API_KEY: ApiKey = ApiKey::UpdateRaftVoter;
     type Response = messages::update_raft_voter_response::owned::UpdateRaftVoterResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-initialize-share-group-state")]
 impl OwnedRequest for messages::initialize_share_group_state_request::owned::InitializeShareGroupStateRequest {
     const API_KEY: ApiKey = ApiKey::InitializeShareGroupState;
     type Response = messages::initialize_share_group_state_response::owned::InitializeShareGroupStateResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-read-share-group-state")]
 impl OwnedRequest for messages::read_share_group_state_request::owned::ReadShareGroupStateRequest {
     const API_KEY: ApiKey = ApiKey::ReadShareGroupState;
     type Response = messages::read_share_group_state_response::owned::ReadShareGroupStateResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-write-share-group-state")]
 impl OwnedRequest for messages::write_share_group_state_request::owned::WriteShareGroupStateRequest {
     const API_KEY: ApiKey = ApiKey::WriteShareGroupState;
     type Response = messages::write_share_group_state_response::owned::WriteShareGroupStateResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-delete-share-group-state")]
 impl OwnedRequest for messages::delete_share_group_state_request::owned::DeleteShareGroupStateRequest {
     const API_KEY: ApiKey = ApiKey::DeleteShareGroupState;
     type Response = messages::delete_share_group_state_response::owned::DeleteShareGroupStateResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-read-share-group-state-summary")]
 impl OwnedRequest for messages::read_share_group_state_summary_request::owned::ReadShareGroupStateSummaryRequest {
     const API_KEY: ApiKey = ApiKey::ReadShareGroupStateSummary;
     type Response = messages::read_share_group_state_summary_response::owned::ReadShareGroupStateSummaryResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-streams-group-heartbeat")]
 impl OwnedRequest for messages::streams_group_heartbeat_request::owned::StreamsGroupHeartbeatRequest {
     const API_KEY: ApiKey = ApiKey::StreamsGroupHeartbeat;
     type Response = messages::streams_group_heartbeat_response::owned::StreamsGroupHeartbeatResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-streams-group-describe")]
 impl OwnedRequest for messages::streams_group_describe_request::owned::StreamsGroupDescribeRequest {
     const API_KEY: ApiKey = ApiKey::StreamsGroupDescribe;
     type Response = messages::streams_group_describe_response::owned::StreamsGroupDescribeResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-share-group-offsets")]
 impl OwnedRequest for messages::describe_share_group_offsets_request::owned::DescribeShareGroupOffsetsRequest {
     const API_KEY: ApiKey = ApiKey::DescribeShareGroupOffsets;
     type Response = messages::describe_share_group_offsets_response::owned::DescribeShareGroupOffsetsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-alter-share-group-offsets")]
 impl OwnedRequest for messages::alter_share_group_offsets_request::owned::AlterShareGroupOffsetsRequest {
     const API_KEY: ApiKey = ApiKey::AlterShareGroupOffsets;
     type Response = messages::alter_share_group_offsets_response::owned::AlterShareGroupOffsetsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-delete-share-group-offsets")]
 impl OwnedRequest for messages::delete_share_group_offsets_request::owned::DeleteShareGroupOffsetsRequest {
     const API_KEY: ApiKey = ApiKey::DeleteShareGroupOffsets;
     type Response = messages::delete_share_group_offsets_response::owned::DeleteShareGroupOffsetsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-streams-group-topology-description-update")]
 impl OwnedRequest
     for messages::streams_group_topology_description_update_request::owned::StreamsGroupTopologyDescriptionUpdateRequest
 {
@@ -2085,231 +3926,338 @@ impl OwnedRequest
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-unregister-controller")]
 impl OwnedRequest for messages::unregister_controller_request::owned::UnregisterControllerRequest {
     const API_KEY: ApiKey = ApiKey::UnregisterController;
     type Response = messages::unregister_controller_response::owned::UnregisterControllerResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-describe-mirrors")]
 impl OwnedRequest for messages::describe_mirrors_request::owned::DescribeMirrorsRequest {
     const API_KEY: ApiKey = ApiKey::DescribeMirrors;
     type Response = messages::describe_mirrors_response::owned::DescribeMirrorsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-bump-leader-epochs")]
 impl OwnedRequest for messages::bump_leader_epochs_request::owned::BumpLeaderEpochsRequest {
     const API_KEY: ApiKey = ApiKey::BumpLeaderEpochs;
     type Response = messages::bump_leader_epochs_response::owned::BumpLeaderEpochsResponse;
 }
 
 #[cfg(feature = "alloc")]
+#[cfg(feature = "api-read-mirror-states")]
 impl OwnedRequest for messages::read_mirror_states_request::owned::ReadMirrorStatesRequest {
     const API_KEY: ApiKey = ApiKey::ReadMirrorStates;
     type Response = messages::read_mirror_states_response::owned::ReadMirrorStatesResponse;
 }
 
 /// A request body of any API.
+///
+/// A variant exists when the feature that compiles its message is enabled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum RequestBody<'a> {
-    /// [`messages::ProduceRequest`].
+    /// [`messages::ProduceRequest`] (feature `api-produce`).
+    #[cfg(feature = "api-produce")]
     Produce(messages::ProduceRequest<'a>),
-    /// [`messages::FetchRequest`].
+    /// [`messages::FetchRequest`] (feature `api-fetch`).
+    #[cfg(feature = "api-fetch")]
     Fetch(messages::FetchRequest<'a>),
-    /// [`messages::ListOffsetsRequest`].
+    /// [`messages::ListOffsetsRequest`] (feature `api-list-offsets`).
+    #[cfg(feature = "api-list-offsets")]
     ListOffsets(messages::ListOffsetsRequest<'a>),
-    /// [`messages::MetadataRequest`].
+    /// [`messages::MetadataRequest`] (feature `api-metadata`).
+    #[cfg(feature = "api-metadata")]
     Metadata(messages::MetadataRequest<'a>),
-    /// [`messages::LeaderAndIsrRequest`].
+    /// [`messages::LeaderAndIsrRequest`] (feature `api-leader-and-isr`).
+    #[cfg(feature = "api-leader-and-isr")]
     LeaderAndIsr(messages::LeaderAndIsrRequest<'a>),
-    /// [`messages::StopReplicaRequest`].
+    /// [`messages::StopReplicaRequest`] (feature `api-stop-replica`).
+    #[cfg(feature = "api-stop-replica")]
     StopReplica(messages::StopReplicaRequest<'a>),
-    /// [`messages::UpdateMetadataRequest`].
+    /// [`messages::UpdateMetadataRequest`] (feature `api-update-metadata`).
+    #[cfg(feature = "api-update-metadata")]
     UpdateMetadata(messages::UpdateMetadataRequest<'a>),
-    /// [`messages::ControlledShutdownRequest`].
+    /// [`messages::ControlledShutdownRequest`] (feature `api-controlled-shutdown`).
+    #[cfg(feature = "api-controlled-shutdown")]
     ControlledShutdown(messages::ControlledShutdownRequest<'a>),
-    /// [`messages::OffsetCommitRequest`].
+    /// [`messages::OffsetCommitRequest`] (feature `api-offset-commit`).
+    #[cfg(feature = "api-offset-commit")]
     OffsetCommit(messages::OffsetCommitRequest<'a>),
-    /// [`messages::OffsetFetchRequest`].
+    /// [`messages::OffsetFetchRequest`] (feature `api-offset-fetch`).
+    #[cfg(feature = "api-offset-fetch")]
     OffsetFetch(messages::OffsetFetchRequest<'a>),
-    /// [`messages::FindCoordinatorRequest`].
+    /// [`messages::FindCoordinatorRequest`] (feature `api-find-coordinator`).
+    #[cfg(feature = "api-find-coordinator")]
     FindCoordinator(messages::FindCoordinatorRequest<'a>),
-    /// [`messages::JoinGroupRequest`].
+    /// [`messages::JoinGroupRequest`] (feature `api-join-group`).
+    #[cfg(feature = "api-join-group")]
     JoinGroup(messages::JoinGroupRequest<'a>),
-    /// [`messages::HeartbeatRequest`].
+    /// [`messages::HeartbeatRequest`] (feature `api-heartbeat`).
+    #[cfg(feature = "api-heartbeat")]
     Heartbeat(messages::HeartbeatRequest<'a>),
-    /// [`messages::LeaveGroupRequest`].
+    /// [`messages::LeaveGroupRequest`] (feature `api-leave-group`).
+    #[cfg(feature = "api-leave-group")]
     LeaveGroup(messages::LeaveGroupRequest<'a>),
-    /// [`messages::SyncGroupRequest`].
+    /// [`messages::SyncGroupRequest`] (feature `api-sync-group`).
+    #[cfg(feature = "api-sync-group")]
     SyncGroup(messages::SyncGroupRequest<'a>),
-    /// [`messages::DescribeGroupsRequest`].
+    /// [`messages::DescribeGroupsRequest`] (feature `api-describe-groups`).
+    #[cfg(feature = "api-describe-groups")]
     DescribeGroups(messages::DescribeGroupsRequest<'a>),
-    /// [`messages::ListGroupsRequest`].
+    /// [`messages::ListGroupsRequest`] (feature `api-list-groups`).
+    #[cfg(feature = "api-list-groups")]
     ListGroups(messages::ListGroupsRequest<'a>),
-    /// [`messages::SaslHandshakeRequest`].
+    /// [`messages::SaslHandshakeRequest`] (feature `api-sasl-handshake`).
+    #[cfg(feature = "api-sasl-handshake")]
     SaslHandshake(messages::SaslHandshakeRequest<'a>),
-    /// [`messages::ApiVersionsRequest`].
+    /// [`messages::ApiVersionsRequest`] (feature `api-api-versions`).
+    #[cfg(feature = "api-api-versions")]
     ApiVersions(messages::ApiVersionsRequest<'a>),
-    /// [`messages::CreateTopicsRequest`].
+    /// [`messages::CreateTopicsRequest`] (feature `api-create-topics`).
+    #[cfg(feature = "api-create-topics")]
     CreateTopics(messages::CreateTopicsRequest<'a>),
-    /// [`messages::DeleteTopicsRequest`].
+    /// [`messages::DeleteTopicsRequest`] (feature `api-delete-topics`).
+    #[cfg(feature = "api-delete-topics")]
     DeleteTopics(messages::DeleteTopicsRequest<'a>),
-    /// [`messages::DeleteRecordsRequest`].
+    /// [`messages::DeleteRecordsRequest`] (feature `api-delete-records`).
+    #[cfg(feature = "api-delete-records")]
     DeleteRecords(messages::DeleteRecordsRequest<'a>),
-    /// [`messages::InitProducerIdRequest`].
+    /// [`messages::InitProducerIdRequest`] (feature `api-init-producer-id`).
+    #[cfg(feature = "api-init-producer-id")]
     InitProducerId(messages::InitProducerIdRequest<'a>),
-    /// [`messages::OffsetForLeaderEpochRequest`].
+    /// [`messages::OffsetForLeaderEpochRequest`] (feature `api-offset-for-leader-epoch`).
+    #[cfg(feature = "api-offset-for-leader-epoch")]
     OffsetForLeaderEpoch(messages::OffsetForLeaderEpochRequest<'a>),
-    /// [`messages::AddPartitionsToTxnRequest`].
+    /// [`messages::AddPartitionsToTxnRequest`] (feature `api-add-partitions-to-txn`).
+    #[cfg(feature = "api-add-partitions-to-txn")]
     AddPartitionsToTxn(messages::AddPartitionsToTxnRequest<'a>),
-    /// [`messages::AddOffsetsToTxnRequest`].
+    /// [`messages::AddOffsetsToTxnRequest`] (feature `api-add-offsets-to-txn`).
+    #[cfg(feature = "api-add-offsets-to-txn")]
     AddOffsetsToTxn(messages::AddOffsetsToTxnRequest<'a>),
-    /// [`messages::EndTxnRequest`].
+    /// [`messages::EndTxnRequest`] (feature `api-end-txn`).
+    #[cfg(feature = "api-end-txn")]
     EndTxn(messages::EndTxnRequest<'a>),
-    /// [`messages::WriteTxnMarkersRequest`].
+    /// [`messages::WriteTxnMarkersRequest`] (feature `api-write-txn-markers`).
+    #[cfg(feature = "api-write-txn-markers")]
     WriteTxnMarkers(messages::WriteTxnMarkersRequest<'a>),
-    /// [`messages::TxnOffsetCommitRequest`].
+    /// [`messages::TxnOffsetCommitRequest`] (feature `api-txn-offset-commit`).
+    #[cfg(feature = "api-txn-offset-commit")]
     TxnOffsetCommit(messages::TxnOffsetCommitRequest<'a>),
-    /// [`messages::DescribeAclsRequest`].
+    /// [`messages::DescribeAclsRequest`] (feature `api-describe-acls`).
+    #[cfg(feature = "api-describe-acls")]
     DescribeAcls(messages::DescribeAclsRequest<'a>),
-    /// [`messages::CreateAclsRequest`].
+    /// [`messages::CreateAclsRequest`] (feature `api-create-acls`).
+    #[cfg(feature = "api-create-acls")]
     CreateAcls(messages::CreateAclsRequest<'a>),
-    /// [`messages::DeleteAclsRequest`].
+    /// [`messages::DeleteAclsRequest`] (feature `api-delete-acls`).
+    #[cfg(feature = "api-delete-acls")]
     DeleteAcls(messages::DeleteAclsRequest<'a>),
-    /// [`messages::DescribeConfigsRequest`].
+    /// [`messages::DescribeConfigsRequest`] (feature `api-describe-configs`).
+    #[cfg(feature = "api-describe-configs")]
     DescribeConfigs(messages::DescribeConfigsRequest<'a>),
-    /// [`messages::AlterConfigsRequest`].
+    /// [`messages::AlterConfigsRequest`] (feature `api-alter-configs`).
+    #[cfg(feature = "api-alter-configs")]
     AlterConfigs(messages::AlterConfigsRequest<'a>),
-    /// [`messages::AlterReplicaLogDirsRequest`].
+    /// [`messages::AlterReplicaLogDirsRequest`] (feature `api-alter-replica-log-dirs`).
+    #[cfg(feature = "api-alter-replica-log-dirs")]
     AlterReplicaLogDirs(messages::AlterReplicaLogDirsRequest<'a>),
-    /// [`messages::DescribeLogDirsRequest`].
+    /// [`messages::DescribeLogDirsRequest`] (feature `api-describe-log-dirs`).
+    #[cfg(feature = "api-describe-log-dirs")]
     DescribeLogDirs(messages::DescribeLogDirsRequest<'a>),
-    /// [`messages::SaslAuthenticateRequest`].
+    /// [`messages::SaslAuthenticateRequest`] (feature `api-sasl-authenticate`).
+    #[cfg(feature = "api-sasl-authenticate")]
     SaslAuthenticate(messages::SaslAuthenticateRequest<'a>),
-    /// [`messages::CreatePartitionsRequest`].
+    /// [`messages::CreatePartitionsRequest`] (feature `api-create-partitions`).
+    #[cfg(feature = "api-create-partitions")]
     CreatePartitions(messages::CreatePartitionsRequest<'a>),
-    /// [`messages::CreateDelegationTokenRequest`].
+    /// [`messages::CreateDelegationTokenRequest`] (feature `api-create-delegation-token`).
+    #[cfg(feature = "api-create-delegation-token")]
     CreateDelegationToken(messages::CreateDelegationTokenRequest<'a>),
-    /// [`messages::RenewDelegationTokenRequest`].
+    /// [`messages::RenewDelegationTokenRequest`] (feature `api-renew-delegation-token`).
+    #[cfg(feature = "api-renew-delegation-token")]
     RenewDelegationToken(messages::RenewDelegationTokenRequest<'a>),
-    /// [`messages::ExpireDelegationTokenRequest`].
+    /// [`messages::ExpireDelegationTokenRequest`] (feature `api-expire-delegation-token`).
+    #[cfg(feature = "api-expire-delegation-token")]
     ExpireDelegationToken(messages::ExpireDelegationTokenRequest<'a>),
-    /// [`messages::DescribeDelegationTokenRequest`].
+    /// [`messages::DescribeDelegationTokenRequest`] (feature `api-describe-delegation-token`).
+    #[cfg(feature = "api-describe-delegation-token")]
     DescribeDelegationToken(messages::DescribeDelegationTokenRequest<'a>),
-    /// [`messages::DeleteGroupsRequest`].
+    /// [`messages::DeleteGroupsRequest`] (feature `api-delete-groups`).
+    #[cfg(feature = "api-delete-groups")]
     DeleteGroups(messages::DeleteGroupsRequest<'a>),
-    /// [`messages::ElectLeadersRequest`].
+    /// [`messages::ElectLeadersRequest`] (feature `api-elect-leaders`).
+    #[cfg(feature = "api-elect-leaders")]
     ElectLeaders(messages::ElectLeadersRequest<'a>),
-    /// [`messages::IncrementalAlterConfigsRequest`].
+    /// [`messages::IncrementalAlterConfigsRequest`] (feature `api-incremental-alter-configs`).
+    #[cfg(feature = "api-incremental-alter-configs")]
     IncrementalAlterConfigs(messages::IncrementalAlterConfigsRequest<'a>),
-    /// [`messages::AlterPartitionReassignmentsRequest`].
+    /// [`messages::AlterPartitionReassignmentsRequest`] (feature `api-alter-partition-reassignments`).
+    #[cfg(feature = "api-alter-partition-reassignments")]
     AlterPartitionReassignments(messages::AlterPartitionReassignmentsRequest<'a>),
-    /// [`messages::ListPartitionReassignmentsRequest`].
+    /// [`messages::ListPartitionReassignmentsRequest`] (feature `api-list-partition-reassignments`).
+    #[cfg(feature = "api-list-partition-reassignments")]
     ListPartitionReassignments(messages::ListPartitionReassignmentsRequest<'a>),
-    /// [`messages::OffsetDeleteRequest`].
+    /// [`messages::OffsetDeleteRequest`] (feature `api-offset-delete`).
+    #[cfg(feature = "api-offset-delete")]
     OffsetDelete(messages::OffsetDeleteRequest<'a>),
-    /// [`messages::DescribeClientQuotasRequest`].
+    /// [`messages::DescribeClientQuotasRequest`] (feature `api-describe-client-quotas`).
+    #[cfg(feature = "api-describe-client-quotas")]
     DescribeClientQuotas(messages::DescribeClientQuotasRequest<'a>),
-    /// [`messages::AlterClientQuotasRequest`].
+    /// [`messages::AlterClientQuotasRequest`] (feature `api-alter-client-quotas`).
+    #[cfg(feature = "api-alter-client-quotas")]
     AlterClientQuotas(messages::AlterClientQuotasRequest<'a>),
-    /// [`messages::DescribeUserScramCredentialsRequest`].
+    /// [`messages::DescribeUserScramCredentialsRequest`] (feature `api-describe-user-scram-credentials`).
+    #[cfg(feature = "api-describe-user-scram-credentials")]
     DescribeUserScramCredentials(messages::DescribeUserScramCredentialsRequest<'a>),
-    /// [`messages::AlterUserScramCredentialsRequest`].
+    /// [`messages::AlterUserScramCredentialsRequest`] (feature `api-alter-user-scram-credentials`).
+    #[cfg(feature = "api-alter-user-scram-credentials")]
     AlterUserScramCredentials(messages::AlterUserScramCredentialsRequest<'a>),
-    /// [`messages::VoteRequest`].
+    /// [`messages::VoteRequest`] (feature `api-vote`).
+    #[cfg(feature = "api-vote")]
     Vote(messages::VoteRequest<'a>),
-    /// [`messages::BeginQuorumEpochRequest`].
+    /// [`messages::BeginQuorumEpochRequest`] (feature `api-begin-quorum-epoch`).
+    #[cfg(feature = "api-begin-quorum-epoch")]
     BeginQuorumEpoch(messages::BeginQuorumEpochRequest<'a>),
-    /// [`messages::EndQuorumEpochRequest`].
+    /// [`messages::EndQuorumEpochRequest`] (feature `api-end-quorum-epoch`).
+    #[cfg(feature = "api-end-quorum-epoch")]
     EndQuorumEpoch(messages::EndQuorumEpochRequest<'a>),
-    /// [`messages::DescribeQuorumRequest`].
+    /// [`messages::DescribeQuorumRequest`] (feature `api-describe-quorum`).
+    #[cfg(feature = "api-describe-quorum")]
     DescribeQuorum(messages::DescribeQuorumRequest<'a>),
-    /// [`messages::AlterPartitionRequest`].
+    /// [`messages::AlterPartitionRequest`] (feature `api-alter-partition`).
+    #[cfg(feature = "api-alter-partition")]
     AlterPartition(messages::AlterPartitionRequest<'a>),
-    /// [`messages::UpdateFeaturesRequest`].
+    /// [`messages::UpdateFeaturesRequest`] (feature `api-update-features`).
+    #[cfg(feature = "api-update-features")]
     UpdateFeatures(messages::UpdateFeaturesRequest<'a>),
-    /// [`messages::EnvelopeRequest`].
+    /// [`messages::EnvelopeRequest`] (feature `api-envelope`).
+    #[cfg(feature = "api-envelope")]
     Envelope(messages::EnvelopeRequest<'a>),
-    /// [`messages::FetchSnapshotRequest`].
+    /// [`messages::FetchSnapshotRequest`] (feature `api-fetch-snapshot`).
+    #[cfg(feature = "api-fetch-snapshot")]
     FetchSnapshot(messages::FetchSnapshotRequest<'a>),
-    /// [`messages::DescribeClusterRequest`].
+    /// [`messages::DescribeClusterRequest`] (feature `api-describe-cluster`).
+    #[cfg(feature = "api-describe-cluster")]
     DescribeCluster(messages::DescribeClusterRequest<'a>),
-    /// [`messages::DescribeProducersRequest`].
+    /// [`messages::DescribeProducersRequest`] (feature `api-describe-producers`).
+    #[cfg(feature = "api-describe-producers")]
     DescribeProducers(messages::DescribeProducersRequest<'a>),
-    /// [`messages::BrokerRegistrationRequest`].
+    /// [`messages::BrokerRegistrationRequest`] (feature `api-broker-registration`).
+    #[cfg(feature = "api-broker-registration")]
     BrokerRegistration(messages::BrokerRegistrationRequest<'a>),
-    /// [`messages::BrokerHeartbeatRequest`].
+    /// [`messages::BrokerHeartbeatRequest`] (feature `api-broker-heartbeat`).
+    #[cfg(feature = "api-broker-heartbeat")]
     BrokerHeartbeat(messages::BrokerHeartbeatRequest<'a>),
-    /// [`messages::UnregisterBrokerRequest`].
+    /// [`messages::UnregisterBrokerRequest`] (feature `api-unregister-broker`).
+    #[cfg(feature = "api-unregister-broker")]
     UnregisterBroker(messages::UnregisterBrokerRequest<'a>),
-    /// [`messages::DescribeTransactionsRequest`].
+    /// [`messages::DescribeTransactionsRequest`] (feature `api-describe-transactions`).
+    #[cfg(feature = "api-describe-transactions")]
     DescribeTransactions(messages::DescribeTransactionsRequest<'a>),
-    /// [`messages::ListTransactionsRequest`].
+    /// [`messages::ListTransactionsRequest`] (feature `api-list-transactions`).
+    #[cfg(feature = "api-list-transactions")]
     ListTransactions(messages::ListTransactionsRequest<'a>),
-    /// [`messages::AllocateProducerIdsRequest`].
+    /// [`messages::AllocateProducerIdsRequest`] (feature `api-allocate-producer-ids`).
+    #[cfg(feature = "api-allocate-producer-ids")]
     AllocateProducerIds(messages::AllocateProducerIdsRequest<'a>),
-    /// [`messages::ConsumerGroupHeartbeatRequest`].
+    /// [`messages::ConsumerGroupHeartbeatRequest`] (feature `api-consumer-group-heartbeat`).
+    #[cfg(feature = "api-consumer-group-heartbeat")]
     ConsumerGroupHeartbeat(messages::ConsumerGroupHeartbeatRequest<'a>),
-    /// [`messages::ConsumerGroupDescribeRequest`].
+    /// [`messages::ConsumerGroupDescribeRequest`] (feature `api-consumer-group-describe`).
+    #[cfg(feature = "api-consumer-group-describe")]
     ConsumerGroupDescribe(messages::ConsumerGroupDescribeRequest<'a>),
-    /// [`messages::ControllerRegistrationRequest`].
+    /// [`messages::ControllerRegistrationRequest`] (feature `api-controller-registration`).
+    #[cfg(feature = "api-controller-registration")]
     ControllerRegistration(messages::ControllerRegistrationRequest<'a>),
-    /// [`messages::GetTelemetrySubscriptionsRequest`].
+    /// [`messages::GetTelemetrySubscriptionsRequest`] (feature `api-get-telemetry-subscriptions`).
+    #[cfg(feature = "api-get-telemetry-subscriptions")]
     GetTelemetrySubscriptions(messages::GetTelemetrySubscriptionsRequest<'a>),
-    /// [`messages::PushTelemetryRequest`].
+    /// [`messages::PushTelemetryRequest`] (feature `api-push-telemetry`).
+    #[cfg(feature = "api-push-telemetry")]
     PushTelemetry(messages::PushTelemetryRequest<'a>),
-    /// [`messages::AssignReplicasToDirsRequest`].
+    /// [`messages::AssignReplicasToDirsRequest`] (feature `api-assign-replicas-to-dirs`).
+    #[cfg(feature = "api-assign-replicas-to-dirs")]
     AssignReplicasToDirs(messages::AssignReplicasToDirsRequest<'a>),
-    /// [`messages::ListConfigResourcesRequest`].
+    /// [`messages::ListConfigResourcesRequest`] (feature `api-list-config-resources`).
+    #[cfg(feature = "api-list-config-resources")]
     ListConfigResources(messages::ListConfigResourcesRequest<'a>),
-    /// [`messages::DescribeTopicPartitionsRequest`].
+    /// [`messages::DescribeTopicPartitionsRequest`] (feature `api-describe-topic-partitions`).
+    #[cfg(feature = "api-describe-topic-partitions")]
     DescribeTopicPartitions(messages::DescribeTopicPartitionsRequest<'a>),
-    /// [`messages::ShareGroupHeartbeatRequest`].
+    /// [`messages::ShareGroupHeartbeatRequest`] (feature `api-share-group-heartbeat`).
+    #[cfg(feature = "api-share-group-heartbeat")]
     ShareGroupHeartbeat(messages::ShareGroupHeartbeatRequest<'a>),
-    /// [`messages::ShareGroupDescribeRequest`].
+    /// [`messages::ShareGroupDescribeRequest`] (feature `api-share-group-describe`).
+    #[cfg(feature = "api-share-group-describe")]
     ShareGroupDescribe(messages::ShareGroupDescribeRequest<'a>),
-    /// [`messages::ShareFetchRequest`].
+    /// [`messages::ShareFetchRequest`] (feature `api-share-fetch`).
+    #[cfg(feature = "api-share-fetch")]
     ShareFetch(messages::ShareFetchRequest<'a>),
-    /// [`messages::ShareAcknowledgeRequest`].
+    /// [`messages::ShareAcknowledgeRequest`] (feature `api-share-acknowledge`).
+    #[cfg(feature = "api-share-acknowledge")]
     ShareAcknowledge(messages::ShareAcknowledgeRequest<'a>),
-    /// [`messages::AddRaftVoterRequest`].
+    /// [`messages::AddRaftVoterRequest`] (feature `api-add-raft-voter`).
+    #[cfg(feature = "api-add-raft-voter")]
     AddRaftVoter(messages::AddRaftVoterRequest<'a>),
-    /// [`messages::RemoveRaftVoterRequest`].
+    /// [`messages::RemoveRaftVoterRequest`] (feature `api-remove-raft-voter`).
+    #[cfg(feature = "api-remove-raft-voter")]
     RemoveRaftVoter(messages::RemoveRaftVoterRequest<'a>),
-    /// [`messages::UpdateRaftVoterRequest`].
+    /// [`messages::UpdateRaftVoterRequest`] (feature `api-update-raft-voter`).
+    #[cfg(feature = "api-update-raft-voter")]
     UpdateRaftVoter(messages::UpdateRaftVoterRequest<'a>),
-    /// [`messages::InitializeShareGroupStateRequest`].
+    /// [`messages::InitializeShareGroupStateRequest`] (feature `api-initialize-share-group-state`).
+    #[cfg(feature = "api-initialize-share-group-state")]
     InitializeShareGroupState(messages::InitializeShareGroupStateRequest<'a>),
-    /// [`messages::ReadShareGroupStateRequest`].
+    /// [`messages::ReadShareGroupStateRequest`] (feature `api-read-share-group-state`).
+    #[cfg(feature = "api-read-share-group-state")]
     ReadShareGroupState(messages::ReadShareGroupStateRequest<'a>),
-    /// [`messages::WriteShareGroupStateRequest`].
+    /// [`messages::WriteShareGroupStateRequest`] (feature `api-write-share-group-state`).
+    #[cfg(feature = "api-write-share-group-state")]
     WriteShareGroupState(messages::WriteShareGroupStateRequest<'a>),
-    /// [`messages::DeleteShareGroupStateRequest`].
+    /// [`messages::DeleteShareGroupStateRequest`] (feature `api-delete-share-group-state`).
+    #[cfg(feature = "api-delete-share-group-state")]
     DeleteShareGroupState(messages::DeleteShareGroupStateRequest<'a>),
-    /// [`messages::ReadShareGroupStateSummaryRequest`].
+    /// [`messages::ReadShareGroupStateSummaryRequest`] (feature `api-read-share-group-state-summary`).
+    #[cfg(feature = "api-read-share-group-state-summary")]
     ReadShareGroupStateSummary(messages::ReadShareGroupStateSummaryRequest<'a>),
-    /// [`messages::StreamsGroupHeartbeatRequest`].
+    /// [`messages::StreamsGroupHeartbeatRequest`] (feature `api-streams-group-heartbeat`).
+    #[cfg(feature = "api-streams-group-heartbeat")]
     StreamsGroupHeartbeat(messages::StreamsGroupHeartbeatRequest<'a>),
-    /// [`messages::StreamsGroupDescribeRequest`].
+    /// [`messages::StreamsGroupDescribeRequest`] (feature `api-streams-group-describe`).
+    #[cfg(feature = "api-streams-group-describe")]
     StreamsGroupDescribe(messages::StreamsGroupDescribeRequest<'a>),
-    /// [`messages::DescribeShareGroupOffsetsRequest`].
+    /// [`messages::DescribeShareGroupOffsetsRequest`] (feature `api-describe-share-group-offsets`).
+    #[cfg(feature = "api-describe-share-group-offsets")]
     DescribeShareGroupOffsets(messages::DescribeShareGroupOffsetsRequest<'a>),
-    /// [`messages::AlterShareGroupOffsetsRequest`].
+    /// [`messages::AlterShareGroupOffsetsRequest`] (feature `api-alter-share-group-offsets`).
+    #[cfg(feature = "api-alter-share-group-offsets")]
     AlterShareGroupOffsets(messages::AlterShareGroupOffsetsRequest<'a>),
-    /// [`messages::DeleteShareGroupOffsetsRequest`].
+    /// [`messages::DeleteShareGroupOffsetsRequest`] (feature `api-delete-share-group-offsets`).
+    #[cfg(feature = "api-delete-share-group-offsets")]
     DeleteShareGroupOffsets(messages::DeleteShareGroupOffsetsRequest<'a>),
-    /// [`messages::StreamsGroupTopologyDescriptionUpdateRequest`].
+    /// [`messages::StreamsGroupTopologyDescriptionUpdateRequest`] (feature `api-streams-group-topology-description-update`).
+    #[cfg(feature = "api-streams-group-topology-description-update")]
     StreamsGroupTopologyDescriptionUpdate(messages::StreamsGroupTopologyDescriptionUpdateRequest<'a>),
-    /// [`messages::UnregisterControllerRequest`].
+    /// [`messages::UnregisterControllerRequest`] (feature `api-unregister-controller`).
+    #[cfg(feature = "api-unregister-controller")]
     UnregisterController(messages::UnregisterControllerRequest<'a>),
-    /// [`messages::DescribeMirrorsRequest`] (provisional API key).
+    /// [`messages::DescribeMirrorsRequest`] (provisional API key) (feature `api-describe-mirrors`).
+    #[cfg(feature = "api-describe-mirrors")]
     DescribeMirrors(messages::DescribeMirrorsRequest<'a>),
-    /// [`messages::BumpLeaderEpochsRequest`] (provisional API key).
+    /// [`messages::BumpLeaderEpochsRequest`] (provisional API key) (feature `api-bump-leader-epochs`).
+    #[cfg(feature = "api-bump-leader-epochs")]
     BumpLeaderEpochs(messages::BumpLeaderEpochsRequest<'a>),
-    /// [`messages::ReadMirrorStatesRequest`] (provisional API key).
+    /// [`messages::ReadMirrorStatesRequest`] (provisional API key) (feature `api-read-mirror-states`).
+    #[cfg(feature = "api-read-mirror-states")]
     ReadMirrorStates(messages::ReadMirrorStatesRequest<'a>),
+    #[doc(hidden)]
+    Uninhabited(rt::Uninhabited<'a>),
 }
 
+#[allow(unused_variables)] // a build may enable none of its messages
 impl<'a> RequestBody<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
@@ -2319,401 +4267,822 @@ impl<'a> RequestBody<'a> {
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        Ok(match key {
+        match key {
+            #[cfg(feature = "api-produce")]
             ApiKey::Produce => {
-                let (m, r) = rt::parse_mode::<messages::ProduceRequest<'a>>(bytes, version, mode)?;
-                (Self::Produce(m), r)
+                rt::parse_mode::<messages::ProduceRequest<'a>>(bytes, version, mode).map(|(m, r)| (Self::Produce(m), r))
             }
+            #[cfg(not(feature = "api-produce"))]
+            ApiKey::Produce => Err(rt::not_enabled("api-produce", "ProduceRequest", version)),
+            #[cfg(feature = "api-fetch")]
             ApiKey::Fetch => {
-                let (m, r) = rt::parse_mode::<messages::FetchRequest<'a>>(bytes, version, mode)?;
-                (Self::Fetch(m), r)
+                rt::parse_mode::<messages::FetchRequest<'a>>(bytes, version, mode).map(|(m, r)| (Self::Fetch(m), r))
             }
-            ApiKey::ListOffsets => {
-                let (m, r) = rt::parse_mode::<messages::ListOffsetsRequest<'a>>(bytes, version, mode)?;
-                (Self::ListOffsets(m), r)
-            }
-            ApiKey::Metadata => {
-                let (m, r) = rt::parse_mode::<messages::MetadataRequest<'a>>(bytes, version, mode)?;
-                (Self::Metadata(m), r)
-            }
-            ApiKey::LeaderAndIsr => {
-                let (m, r) = rt::parse_mode::<messages::LeaderAndIsrRequest<'a>>(bytes, version, mode)?;
-                (Self::LeaderAndIsr(m), r)
-            }
-            ApiKey::StopReplica => {
-                let (m, r) = rt::parse_mode::<messages::StopReplicaRequest<'a>>(bytes, version, mode)?;
-                (Self::StopReplica(m), r)
-            }
-            ApiKey::UpdateMetadata => {
-                let (m, r) = rt::parse_mode::<messages::UpdateMetadataRequest<'a>>(bytes, version, mode)?;
-                (Self::UpdateMetadata(m), r)
-            }
+            #[cfg(not(feature = "api-fetch"))]
+            ApiKey::Fetch => Err(rt::not_enabled("api-fetch", "FetchRequest", version)),
+            #[cfg(feature = "api-list-offsets")]
+            ApiKey::ListOffsets => rt::parse_mode::<messages::ListOffsetsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ListOffsets(m), r)),
+            #[cfg(not(feature = "api-list-offsets"))]
+            ApiKey::ListOffsets => Err(rt::not_enabled("api-list-offsets", "ListOffsetsRequest", version)),
+            #[cfg(feature = "api-metadata")]
+            ApiKey::Metadata => rt::parse_mode::<messages::MetadataRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::Metadata(m), r)),
+            #[cfg(not(feature = "api-metadata"))]
+            ApiKey::Metadata => Err(rt::not_enabled("api-metadata", "MetadataRequest", version)),
+            #[cfg(feature = "api-leader-and-isr")]
+            ApiKey::LeaderAndIsr => rt::parse_mode::<messages::LeaderAndIsrRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::LeaderAndIsr(m), r)),
+            #[cfg(not(feature = "api-leader-and-isr"))]
+            ApiKey::LeaderAndIsr => Err(rt::not_enabled("api-leader-and-isr", "LeaderAndIsrRequest", version)),
+            #[cfg(feature = "api-stop-replica")]
+            ApiKey::StopReplica => rt::parse_mode::<messages::StopReplicaRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::StopReplica(m), r)),
+            #[cfg(not(feature = "api-stop-replica"))]
+            ApiKey::StopReplica => Err(rt::not_enabled("api-stop-replica", "StopReplicaRequest", version)),
+            #[cfg(feature = "api-update-metadata")]
+            ApiKey::UpdateMetadata => rt::parse_mode::<messages::UpdateMetadataRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::UpdateMetadata(m), r)),
+            #[cfg(not(feature = "api-update-metadata"))]
+            ApiKey::UpdateMetadata => Err(rt::not_enabled("api-update-metadata", "UpdateMetadataRequest", version)),
+            #[cfg(feature = "api-controlled-shutdown")]
             ApiKey::ControlledShutdown => {
-                let (m, r) = rt::parse_mode::<messages::ControlledShutdownRequest<'a>>(bytes, version, mode)?;
-                (Self::ControlledShutdown(m), r)
+                rt::parse_mode::<messages::ControlledShutdownRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ControlledShutdown(m), r))
             }
-            ApiKey::OffsetCommit => {
-                let (m, r) = rt::parse_mode::<messages::OffsetCommitRequest<'a>>(bytes, version, mode)?;
-                (Self::OffsetCommit(m), r)
-            }
-            ApiKey::OffsetFetch => {
-                let (m, r) = rt::parse_mode::<messages::OffsetFetchRequest<'a>>(bytes, version, mode)?;
-                (Self::OffsetFetch(m), r)
-            }
-            ApiKey::FindCoordinator => {
-                let (m, r) = rt::parse_mode::<messages::FindCoordinatorRequest<'a>>(bytes, version, mode)?;
-                (Self::FindCoordinator(m), r)
-            }
-            ApiKey::JoinGroup => {
-                let (m, r) = rt::parse_mode::<messages::JoinGroupRequest<'a>>(bytes, version, mode)?;
-                (Self::JoinGroup(m), r)
-            }
-            ApiKey::Heartbeat => {
-                let (m, r) = rt::parse_mode::<messages::HeartbeatRequest<'a>>(bytes, version, mode)?;
-                (Self::Heartbeat(m), r)
-            }
-            ApiKey::LeaveGroup => {
-                let (m, r) = rt::parse_mode::<messages::LeaveGroupRequest<'a>>(bytes, version, mode)?;
-                (Self::LeaveGroup(m), r)
-            }
-            ApiKey::SyncGroup => {
-                let (m, r) = rt::parse_mode::<messages::SyncGroupRequest<'a>>(bytes, version, mode)?;
-                (Self::SyncGroup(m), r)
-            }
-            ApiKey::DescribeGroups => {
-                let (m, r) = rt::parse_mode::<messages::DescribeGroupsRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeGroups(m), r)
-            }
-            ApiKey::ListGroups => {
-                let (m, r) = rt::parse_mode::<messages::ListGroupsRequest<'a>>(bytes, version, mode)?;
-                (Self::ListGroups(m), r)
-            }
-            ApiKey::SaslHandshake => {
-                let (m, r) = rt::parse_mode::<messages::SaslHandshakeRequest<'a>>(bytes, version, mode)?;
-                (Self::SaslHandshake(m), r)
-            }
-            ApiKey::ApiVersions => {
-                let (m, r) = rt::parse_mode::<messages::ApiVersionsRequest<'a>>(bytes, version, mode)?;
-                (Self::ApiVersions(m), r)
-            }
-            ApiKey::CreateTopics => {
-                let (m, r) = rt::parse_mode::<messages::CreateTopicsRequest<'a>>(bytes, version, mode)?;
-                (Self::CreateTopics(m), r)
-            }
-            ApiKey::DeleteTopics => {
-                let (m, r) = rt::parse_mode::<messages::DeleteTopicsRequest<'a>>(bytes, version, mode)?;
-                (Self::DeleteTopics(m), r)
-            }
-            ApiKey::DeleteRecords => {
-                let (m, r) = rt::parse_mode::<messages::DeleteRecordsRequest<'a>>(bytes, version, mode)?;
-                (Self::DeleteRecords(m), r)
-            }
-            ApiKey::InitProducerId => {
-                let (m, r) = rt::parse_mode::<messages::InitProducerIdRequest<'a>>(bytes, version, mode)?;
-                (Self::InitProducerId(m), r)
-            }
+            #[cfg(not(feature = "api-controlled-shutdown"))]
+            ApiKey::ControlledShutdown => Err(rt::not_enabled(
+                "api-controlled-shutdown",
+                "ControlledShutdownRequest",
+                version,
+            )),
+            #[cfg(feature = "api-offset-commit")]
+            ApiKey::OffsetCommit => rt::parse_mode::<messages::OffsetCommitRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::OffsetCommit(m), r)),
+            #[cfg(not(feature = "api-offset-commit"))]
+            ApiKey::OffsetCommit => Err(rt::not_enabled("api-offset-commit", "OffsetCommitRequest", version)),
+            #[cfg(feature = "api-offset-fetch")]
+            ApiKey::OffsetFetch => rt::parse_mode::<messages::OffsetFetchRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::OffsetFetch(m), r)),
+            #[cfg(not(feature = "api-offset-fetch"))]
+            ApiKey::OffsetFetch => Err(rt::not_enabled("api-offset-fetch", "OffsetFetchRequest", version)),
+            #[cfg(feature = "api-find-coordinator")]
+            ApiKey::FindCoordinator => rt::parse_mode::<messages::FindCoordinatorRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::FindCoordinator(m), r)),
+            #[cfg(not(feature = "api-find-coordinator"))]
+            ApiKey::FindCoordinator => Err(rt::not_enabled(
+                "api-find-coordinator",
+                "FindCoordinatorRequest",
+                version,
+            )),
+            #[cfg(feature = "api-join-group")]
+            ApiKey::JoinGroup => rt::parse_mode::<messages::JoinGroupRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::JoinGroup(m), r)),
+            #[cfg(not(feature = "api-join-group"))]
+            ApiKey::JoinGroup => Err(rt::not_enabled("api-join-group", "JoinGroupRequest", version)),
+            #[cfg(feature = "api-heartbeat")]
+            ApiKey::Heartbeat => rt::parse_mode::<messages::HeartbeatRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::Heartbeat(m), r)),
+            #[cfg(not(feature = "api-heartbeat"))]
+            ApiKey::Heartbeat => Err(rt::not_enabled("api-heartbeat", "HeartbeatRequest", version)),
+            #[cfg(feature = "api-leave-group")]
+            ApiKey::LeaveGroup => rt::parse_mode::<messages::LeaveGroupRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::LeaveGroup(m), r)),
+            #[cfg(not(feature = "api-leave-group"))]
+            ApiKey::LeaveGroup => Err(rt::not_enabled("api-leave-group", "LeaveGroupRequest", version)),
+            #[cfg(feature = "api-sync-group")]
+            ApiKey::SyncGroup => rt::parse_mode::<messages::SyncGroupRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::SyncGroup(m), r)),
+            #[cfg(not(feature = "api-sync-group"))]
+            ApiKey::SyncGroup => Err(rt::not_enabled("api-sync-group", "SyncGroupRequest", version)),
+            #[cfg(feature = "api-describe-groups")]
+            ApiKey::DescribeGroups => rt::parse_mode::<messages::DescribeGroupsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeGroups(m), r)),
+            #[cfg(not(feature = "api-describe-groups"))]
+            ApiKey::DescribeGroups => Err(rt::not_enabled("api-describe-groups", "DescribeGroupsRequest", version)),
+            #[cfg(feature = "api-list-groups")]
+            ApiKey::ListGroups => rt::parse_mode::<messages::ListGroupsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ListGroups(m), r)),
+            #[cfg(not(feature = "api-list-groups"))]
+            ApiKey::ListGroups => Err(rt::not_enabled("api-list-groups", "ListGroupsRequest", version)),
+            #[cfg(feature = "api-sasl-handshake")]
+            ApiKey::SaslHandshake => rt::parse_mode::<messages::SaslHandshakeRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::SaslHandshake(m), r)),
+            #[cfg(not(feature = "api-sasl-handshake"))]
+            ApiKey::SaslHandshake => Err(rt::not_enabled("api-sasl-handshake", "SaslHandshakeRequest", version)),
+            #[cfg(feature = "api-api-versions")]
+            ApiKey::ApiVersions => rt::parse_mode::<messages::ApiVersionsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ApiVersions(m), r)),
+            #[cfg(not(feature = "api-api-versions"))]
+            ApiKey::ApiVersions => Err(rt::not_enabled("api-api-versions", "ApiVersionsRequest", version)),
+            #[cfg(feature = "api-create-topics")]
+            ApiKey::CreateTopics => rt::parse_mode::<messages::CreateTopicsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::CreateTopics(m), r)),
+            #[cfg(not(feature = "api-create-topics"))]
+            ApiKey::CreateTopics => Err(rt::not_enabled("api-create-topics", "CreateTopicsRequest", version)),
+            #[cfg(feature = "api-delete-topics")]
+            ApiKey::DeleteTopics => rt::parse_mode::<messages::DeleteTopicsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DeleteTopics(m), r)),
+            #[cfg(not(feature = "api-delete-topics"))]
+            ApiKey::DeleteTopics => Err(rt::not_enabled("api-delete-topics", "DeleteTopicsRequest", version)),
+            #[cfg(feature = "api-delete-records")]
+            ApiKey::DeleteRecords => rt::parse_mode::<messages::DeleteRecordsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DeleteRecords(m), r)),
+            #[cfg(not(feature = "api-delete-records"))]
+            ApiKey::DeleteRecords => Err(rt::not_enabled("api-delete-records", "DeleteRecordsRequest", version)),
+            #[cfg(feature = "api-init-producer-id")]
+            ApiKey::InitProducerId => rt::parse_mode::<messages::InitProducerIdRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::InitProducerId(m), r)),
+            #[cfg(not(feature = "api-init-producer-id"))]
+            ApiKey::InitProducerId => Err(rt::not_enabled(
+                "api-init-producer-id",
+                "InitProducerIdRequest",
+                version,
+            )),
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             ApiKey::OffsetForLeaderEpoch => {
-                let (m, r) = rt::parse_mode::<messages::OffsetForLeaderEpochRequest<'a>>(bytes, version, mode)?;
-                (Self::OffsetForLeaderEpoch(m), r)
+                rt::parse_mode::<messages::OffsetForLeaderEpochRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::OffsetForLeaderEpoch(m), r))
             }
+            #[cfg(not(feature = "api-offset-for-leader-epoch"))]
+            ApiKey::OffsetForLeaderEpoch => Err(rt::not_enabled(
+                "api-offset-for-leader-epoch",
+                "OffsetForLeaderEpochRequest",
+                version,
+            )),
+            #[cfg(feature = "api-add-partitions-to-txn")]
             ApiKey::AddPartitionsToTxn => {
-                let (m, r) = rt::parse_mode::<messages::AddPartitionsToTxnRequest<'a>>(bytes, version, mode)?;
-                (Self::AddPartitionsToTxn(m), r)
+                rt::parse_mode::<messages::AddPartitionsToTxnRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AddPartitionsToTxn(m), r))
             }
-            ApiKey::AddOffsetsToTxn => {
-                let (m, r) = rt::parse_mode::<messages::AddOffsetsToTxnRequest<'a>>(bytes, version, mode)?;
-                (Self::AddOffsetsToTxn(m), r)
-            }
+            #[cfg(not(feature = "api-add-partitions-to-txn"))]
+            ApiKey::AddPartitionsToTxn => Err(rt::not_enabled(
+                "api-add-partitions-to-txn",
+                "AddPartitionsToTxnRequest",
+                version,
+            )),
+            #[cfg(feature = "api-add-offsets-to-txn")]
+            ApiKey::AddOffsetsToTxn => rt::parse_mode::<messages::AddOffsetsToTxnRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::AddOffsetsToTxn(m), r)),
+            #[cfg(not(feature = "api-add-offsets-to-txn"))]
+            ApiKey::AddOffsetsToTxn => Err(rt::not_enabled(
+                "api-add-offsets-to-txn",
+                "AddOffsetsToTxnRequest",
+                version,
+            )),
+            #[cfg(feature = "api-end-txn")]
             ApiKey::EndTxn => {
-                let (m, r) = rt::parse_mode::<messages::EndTxnRequest<'a>>(bytes, version, mode)?;
-                (Self::EndTxn(m), r)
+                rt::parse_mode::<messages::EndTxnRequest<'a>>(bytes, version, mode).map(|(m, r)| (Self::EndTxn(m), r))
             }
-            ApiKey::WriteTxnMarkers => {
-                let (m, r) = rt::parse_mode::<messages::WriteTxnMarkersRequest<'a>>(bytes, version, mode)?;
-                (Self::WriteTxnMarkers(m), r)
-            }
-            ApiKey::TxnOffsetCommit => {
-                let (m, r) = rt::parse_mode::<messages::TxnOffsetCommitRequest<'a>>(bytes, version, mode)?;
-                (Self::TxnOffsetCommit(m), r)
-            }
-            ApiKey::DescribeAcls => {
-                let (m, r) = rt::parse_mode::<messages::DescribeAclsRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeAcls(m), r)
-            }
-            ApiKey::CreateAcls => {
-                let (m, r) = rt::parse_mode::<messages::CreateAclsRequest<'a>>(bytes, version, mode)?;
-                (Self::CreateAcls(m), r)
-            }
-            ApiKey::DeleteAcls => {
-                let (m, r) = rt::parse_mode::<messages::DeleteAclsRequest<'a>>(bytes, version, mode)?;
-                (Self::DeleteAcls(m), r)
-            }
-            ApiKey::DescribeConfigs => {
-                let (m, r) = rt::parse_mode::<messages::DescribeConfigsRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeConfigs(m), r)
-            }
-            ApiKey::AlterConfigs => {
-                let (m, r) = rt::parse_mode::<messages::AlterConfigsRequest<'a>>(bytes, version, mode)?;
-                (Self::AlterConfigs(m), r)
-            }
+            #[cfg(not(feature = "api-end-txn"))]
+            ApiKey::EndTxn => Err(rt::not_enabled("api-end-txn", "EndTxnRequest", version)),
+            #[cfg(feature = "api-write-txn-markers")]
+            ApiKey::WriteTxnMarkers => rt::parse_mode::<messages::WriteTxnMarkersRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::WriteTxnMarkers(m), r)),
+            #[cfg(not(feature = "api-write-txn-markers"))]
+            ApiKey::WriteTxnMarkers => Err(rt::not_enabled(
+                "api-write-txn-markers",
+                "WriteTxnMarkersRequest",
+                version,
+            )),
+            #[cfg(feature = "api-txn-offset-commit")]
+            ApiKey::TxnOffsetCommit => rt::parse_mode::<messages::TxnOffsetCommitRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::TxnOffsetCommit(m), r)),
+            #[cfg(not(feature = "api-txn-offset-commit"))]
+            ApiKey::TxnOffsetCommit => Err(rt::not_enabled(
+                "api-txn-offset-commit",
+                "TxnOffsetCommitRequest",
+                version,
+            )),
+            #[cfg(feature = "api-describe-acls")]
+            ApiKey::DescribeAcls => rt::parse_mode::<messages::DescribeAclsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeAcls(m), r)),
+            #[cfg(not(feature = "api-describe-acls"))]
+            ApiKey::DescribeAcls => Err(rt::not_enabled("api-describe-acls", "DescribeAclsRequest", version)),
+            #[cfg(feature = "api-create-acls")]
+            ApiKey::CreateAcls => rt::parse_mode::<messages::CreateAclsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::CreateAcls(m), r)),
+            #[cfg(not(feature = "api-create-acls"))]
+            ApiKey::CreateAcls => Err(rt::not_enabled("api-create-acls", "CreateAclsRequest", version)),
+            #[cfg(feature = "api-delete-acls")]
+            ApiKey::DeleteAcls => rt::parse_mode::<messages::DeleteAclsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DeleteAcls(m), r)),
+            #[cfg(not(feature = "api-delete-acls"))]
+            ApiKey::DeleteAcls => Err(rt::not_enabled("api-delete-acls", "DeleteAclsRequest", version)),
+            #[cfg(feature = "api-describe-configs")]
+            ApiKey::DescribeConfigs => rt::parse_mode::<messages::DescribeConfigsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeConfigs(m), r)),
+            #[cfg(not(feature = "api-describe-configs"))]
+            ApiKey::DescribeConfigs => Err(rt::not_enabled(
+                "api-describe-configs",
+                "DescribeConfigsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-alter-configs")]
+            ApiKey::AlterConfigs => rt::parse_mode::<messages::AlterConfigsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::AlterConfigs(m), r)),
+            #[cfg(not(feature = "api-alter-configs"))]
+            ApiKey::AlterConfigs => Err(rt::not_enabled("api-alter-configs", "AlterConfigsRequest", version)),
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             ApiKey::AlterReplicaLogDirs => {
-                let (m, r) = rt::parse_mode::<messages::AlterReplicaLogDirsRequest<'a>>(bytes, version, mode)?;
-                (Self::AlterReplicaLogDirs(m), r)
+                rt::parse_mode::<messages::AlterReplicaLogDirsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AlterReplicaLogDirs(m), r))
             }
-            ApiKey::DescribeLogDirs => {
-                let (m, r) = rt::parse_mode::<messages::DescribeLogDirsRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeLogDirs(m), r)
-            }
-            ApiKey::SaslAuthenticate => {
-                let (m, r) = rt::parse_mode::<messages::SaslAuthenticateRequest<'a>>(bytes, version, mode)?;
-                (Self::SaslAuthenticate(m), r)
-            }
-            ApiKey::CreatePartitions => {
-                let (m, r) = rt::parse_mode::<messages::CreatePartitionsRequest<'a>>(bytes, version, mode)?;
-                (Self::CreatePartitions(m), r)
-            }
+            #[cfg(not(feature = "api-alter-replica-log-dirs"))]
+            ApiKey::AlterReplicaLogDirs => Err(rt::not_enabled(
+                "api-alter-replica-log-dirs",
+                "AlterReplicaLogDirsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-describe-log-dirs")]
+            ApiKey::DescribeLogDirs => rt::parse_mode::<messages::DescribeLogDirsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeLogDirs(m), r)),
+            #[cfg(not(feature = "api-describe-log-dirs"))]
+            ApiKey::DescribeLogDirs => Err(rt::not_enabled(
+                "api-describe-log-dirs",
+                "DescribeLogDirsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-sasl-authenticate")]
+            ApiKey::SaslAuthenticate => rt::parse_mode::<messages::SaslAuthenticateRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::SaslAuthenticate(m), r)),
+            #[cfg(not(feature = "api-sasl-authenticate"))]
+            ApiKey::SaslAuthenticate => Err(rt::not_enabled(
+                "api-sasl-authenticate",
+                "SaslAuthenticateRequest",
+                version,
+            )),
+            #[cfg(feature = "api-create-partitions")]
+            ApiKey::CreatePartitions => rt::parse_mode::<messages::CreatePartitionsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::CreatePartitions(m), r)),
+            #[cfg(not(feature = "api-create-partitions"))]
+            ApiKey::CreatePartitions => Err(rt::not_enabled(
+                "api-create-partitions",
+                "CreatePartitionsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-create-delegation-token")]
             ApiKey::CreateDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::CreateDelegationTokenRequest<'a>>(bytes, version, mode)?;
-                (Self::CreateDelegationToken(m), r)
+                rt::parse_mode::<messages::CreateDelegationTokenRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::CreateDelegationToken(m), r))
             }
+            #[cfg(not(feature = "api-create-delegation-token"))]
+            ApiKey::CreateDelegationToken => Err(rt::not_enabled(
+                "api-create-delegation-token",
+                "CreateDelegationTokenRequest",
+                version,
+            )),
+            #[cfg(feature = "api-renew-delegation-token")]
             ApiKey::RenewDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::RenewDelegationTokenRequest<'a>>(bytes, version, mode)?;
-                (Self::RenewDelegationToken(m), r)
+                rt::parse_mode::<messages::RenewDelegationTokenRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::RenewDelegationToken(m), r))
             }
+            #[cfg(not(feature = "api-renew-delegation-token"))]
+            ApiKey::RenewDelegationToken => Err(rt::not_enabled(
+                "api-renew-delegation-token",
+                "RenewDelegationTokenRequest",
+                version,
+            )),
+            #[cfg(feature = "api-expire-delegation-token")]
             ApiKey::ExpireDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::ExpireDelegationTokenRequest<'a>>(bytes, version, mode)?;
-                (Self::ExpireDelegationToken(m), r)
+                rt::parse_mode::<messages::ExpireDelegationTokenRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ExpireDelegationToken(m), r))
             }
+            #[cfg(not(feature = "api-expire-delegation-token"))]
+            ApiKey::ExpireDelegationToken => Err(rt::not_enabled(
+                "api-expire-delegation-token",
+                "ExpireDelegationTokenRequest",
+                version,
+            )),
+            #[cfg(feature = "api-describe-delegation-token")]
             ApiKey::DescribeDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::DescribeDelegationTokenRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeDelegationToken(m), r)
+                rt::parse_mode::<messages::DescribeDelegationTokenRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeDelegationToken(m), r))
             }
-            ApiKey::DeleteGroups => {
-                let (m, r) = rt::parse_mode::<messages::DeleteGroupsRequest<'a>>(bytes, version, mode)?;
-                (Self::DeleteGroups(m), r)
-            }
-            ApiKey::ElectLeaders => {
-                let (m, r) = rt::parse_mode::<messages::ElectLeadersRequest<'a>>(bytes, version, mode)?;
-                (Self::ElectLeaders(m), r)
-            }
+            #[cfg(not(feature = "api-describe-delegation-token"))]
+            ApiKey::DescribeDelegationToken => Err(rt::not_enabled(
+                "api-describe-delegation-token",
+                "DescribeDelegationTokenRequest",
+                version,
+            )),
+            #[cfg(feature = "api-delete-groups")]
+            ApiKey::DeleteGroups => rt::parse_mode::<messages::DeleteGroupsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DeleteGroups(m), r)),
+            #[cfg(not(feature = "api-delete-groups"))]
+            ApiKey::DeleteGroups => Err(rt::not_enabled("api-delete-groups", "DeleteGroupsRequest", version)),
+            #[cfg(feature = "api-elect-leaders")]
+            ApiKey::ElectLeaders => rt::parse_mode::<messages::ElectLeadersRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ElectLeaders(m), r)),
+            #[cfg(not(feature = "api-elect-leaders"))]
+            ApiKey::ElectLeaders => Err(rt::not_enabled("api-elect-leaders", "ElectLeadersRequest", version)),
+            #[cfg(feature = "api-incremental-alter-configs")]
             ApiKey::IncrementalAlterConfigs => {
-                let (m, r) = rt::parse_mode::<messages::IncrementalAlterConfigsRequest<'a>>(bytes, version, mode)?;
-                (Self::IncrementalAlterConfigs(m), r)
+                rt::parse_mode::<messages::IncrementalAlterConfigsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::IncrementalAlterConfigs(m), r))
             }
+            #[cfg(not(feature = "api-incremental-alter-configs"))]
+            ApiKey::IncrementalAlterConfigs => Err(rt::not_enabled(
+                "api-incremental-alter-configs",
+                "IncrementalAlterConfigsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-alter-partition-reassignments")]
             ApiKey::AlterPartitionReassignments => {
-                let (m, r) = rt::parse_mode::<messages::AlterPartitionReassignmentsRequest<'a>>(bytes, version, mode)?;
-                (Self::AlterPartitionReassignments(m), r)
+                rt::parse_mode::<messages::AlterPartitionReassignmentsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AlterPartitionReassignments(m), r))
             }
+            #[cfg(not(feature = "api-alter-partition-reassignments"))]
+            ApiKey::AlterPartitionReassignments => Err(rt::not_enabled(
+                "api-alter-partition-reassignments",
+                "AlterPartitionReassignmentsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-list-partition-reassignments")]
             ApiKey::ListPartitionReassignments => {
-                let (m, r) = rt::parse_mode::<messages::ListPartitionReassignmentsRequest<'a>>(bytes, version, mode)?;
-                (Self::ListPartitionReassignments(m), r)
+                rt::parse_mode::<messages::ListPartitionReassignmentsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ListPartitionReassignments(m), r))
             }
-            ApiKey::OffsetDelete => {
-                let (m, r) = rt::parse_mode::<messages::OffsetDeleteRequest<'a>>(bytes, version, mode)?;
-                (Self::OffsetDelete(m), r)
-            }
+            #[cfg(not(feature = "api-list-partition-reassignments"))]
+            ApiKey::ListPartitionReassignments => Err(rt::not_enabled(
+                "api-list-partition-reassignments",
+                "ListPartitionReassignmentsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-offset-delete")]
+            ApiKey::OffsetDelete => rt::parse_mode::<messages::OffsetDeleteRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::OffsetDelete(m), r)),
+            #[cfg(not(feature = "api-offset-delete"))]
+            ApiKey::OffsetDelete => Err(rt::not_enabled("api-offset-delete", "OffsetDeleteRequest", version)),
+            #[cfg(feature = "api-describe-client-quotas")]
             ApiKey::DescribeClientQuotas => {
-                let (m, r) = rt::parse_mode::<messages::DescribeClientQuotasRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeClientQuotas(m), r)
+                rt::parse_mode::<messages::DescribeClientQuotasRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeClientQuotas(m), r))
             }
-            ApiKey::AlterClientQuotas => {
-                let (m, r) = rt::parse_mode::<messages::AlterClientQuotasRequest<'a>>(bytes, version, mode)?;
-                (Self::AlterClientQuotas(m), r)
-            }
+            #[cfg(not(feature = "api-describe-client-quotas"))]
+            ApiKey::DescribeClientQuotas => Err(rt::not_enabled(
+                "api-describe-client-quotas",
+                "DescribeClientQuotasRequest",
+                version,
+            )),
+            #[cfg(feature = "api-alter-client-quotas")]
+            ApiKey::AlterClientQuotas => rt::parse_mode::<messages::AlterClientQuotasRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::AlterClientQuotas(m), r)),
+            #[cfg(not(feature = "api-alter-client-quotas"))]
+            ApiKey::AlterClientQuotas => Err(rt::not_enabled(
+                "api-alter-client-quotas",
+                "AlterClientQuotasRequest",
+                version,
+            )),
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             ApiKey::DescribeUserScramCredentials => {
-                let (m, r) = rt::parse_mode::<messages::DescribeUserScramCredentialsRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeUserScramCredentials(m), r)
+                rt::parse_mode::<messages::DescribeUserScramCredentialsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeUserScramCredentials(m), r))
             }
+            #[cfg(not(feature = "api-describe-user-scram-credentials"))]
+            ApiKey::DescribeUserScramCredentials => Err(rt::not_enabled(
+                "api-describe-user-scram-credentials",
+                "DescribeUserScramCredentialsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             ApiKey::AlterUserScramCredentials => {
-                let (m, r) = rt::parse_mode::<messages::AlterUserScramCredentialsRequest<'a>>(bytes, version, mode)?;
-                (Self::AlterUserScramCredentials(m), r)
+                rt::parse_mode::<messages::AlterUserScramCredentialsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AlterUserScramCredentials(m), r))
             }
+            #[cfg(not(feature = "api-alter-user-scram-credentials"))]
+            ApiKey::AlterUserScramCredentials => Err(rt::not_enabled(
+                "api-alter-user-scram-credentials",
+                "AlterUserScramCredentialsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-vote")]
             ApiKey::Vote => {
-                let (m, r) = rt::parse_mode::<messages::VoteRequest<'a>>(bytes, version, mode)?;
-                (Self::Vote(m), r)
+                rt::parse_mode::<messages::VoteRequest<'a>>(bytes, version, mode).map(|(m, r)| (Self::Vote(m), r))
             }
-            ApiKey::BeginQuorumEpoch => {
-                let (m, r) = rt::parse_mode::<messages::BeginQuorumEpochRequest<'a>>(bytes, version, mode)?;
-                (Self::BeginQuorumEpoch(m), r)
-            }
-            ApiKey::EndQuorumEpoch => {
-                let (m, r) = rt::parse_mode::<messages::EndQuorumEpochRequest<'a>>(bytes, version, mode)?;
-                (Self::EndQuorumEpoch(m), r)
-            }
-            ApiKey::DescribeQuorum => {
-                let (m, r) = rt::parse_mode::<messages::DescribeQuorumRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeQuorum(m), r)
-            }
-            ApiKey::AlterPartition => {
-                let (m, r) = rt::parse_mode::<messages::AlterPartitionRequest<'a>>(bytes, version, mode)?;
-                (Self::AlterPartition(m), r)
-            }
-            ApiKey::UpdateFeatures => {
-                let (m, r) = rt::parse_mode::<messages::UpdateFeaturesRequest<'a>>(bytes, version, mode)?;
-                (Self::UpdateFeatures(m), r)
-            }
-            ApiKey::Envelope => {
-                let (m, r) = rt::parse_mode::<messages::EnvelopeRequest<'a>>(bytes, version, mode)?;
-                (Self::Envelope(m), r)
-            }
-            ApiKey::FetchSnapshot => {
-                let (m, r) = rt::parse_mode::<messages::FetchSnapshotRequest<'a>>(bytes, version, mode)?;
-                (Self::FetchSnapshot(m), r)
-            }
-            ApiKey::DescribeCluster => {
-                let (m, r) = rt::parse_mode::<messages::DescribeClusterRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeCluster(m), r)
-            }
-            ApiKey::DescribeProducers => {
-                let (m, r) = rt::parse_mode::<messages::DescribeProducersRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeProducers(m), r)
-            }
+            #[cfg(not(feature = "api-vote"))]
+            ApiKey::Vote => Err(rt::not_enabled("api-vote", "VoteRequest", version)),
+            #[cfg(feature = "api-begin-quorum-epoch")]
+            ApiKey::BeginQuorumEpoch => rt::parse_mode::<messages::BeginQuorumEpochRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::BeginQuorumEpoch(m), r)),
+            #[cfg(not(feature = "api-begin-quorum-epoch"))]
+            ApiKey::BeginQuorumEpoch => Err(rt::not_enabled(
+                "api-begin-quorum-epoch",
+                "BeginQuorumEpochRequest",
+                version,
+            )),
+            #[cfg(feature = "api-end-quorum-epoch")]
+            ApiKey::EndQuorumEpoch => rt::parse_mode::<messages::EndQuorumEpochRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::EndQuorumEpoch(m), r)),
+            #[cfg(not(feature = "api-end-quorum-epoch"))]
+            ApiKey::EndQuorumEpoch => Err(rt::not_enabled(
+                "api-end-quorum-epoch",
+                "EndQuorumEpochRequest",
+                version,
+            )),
+            #[cfg(feature = "api-describe-quorum")]
+            ApiKey::DescribeQuorum => rt::parse_mode::<messages::DescribeQuorumRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeQuorum(m), r)),
+            #[cfg(not(feature = "api-describe-quorum"))]
+            ApiKey::DescribeQuorum => Err(rt::not_enabled("api-describe-quorum", "DescribeQuorumRequest", version)),
+            #[cfg(feature = "api-alter-partition")]
+            ApiKey::AlterPartition => rt::parse_mode::<messages::AlterPartitionRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::AlterPartition(m), r)),
+            #[cfg(not(feature = "api-alter-partition"))]
+            ApiKey::AlterPartition => Err(rt::not_enabled("api-alter-partition", "AlterPartitionRequest", version)),
+            #[cfg(feature = "api-update-features")]
+            ApiKey::UpdateFeatures => rt::parse_mode::<messages::UpdateFeaturesRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::UpdateFeatures(m), r)),
+            #[cfg(not(feature = "api-update-features"))]
+            ApiKey::UpdateFeatures => Err(rt::not_enabled("api-update-features", "UpdateFeaturesRequest", version)),
+            #[cfg(feature = "api-envelope")]
+            ApiKey::Envelope => rt::parse_mode::<messages::EnvelopeRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::Envelope(m), r)),
+            #[cfg(not(feature = "api-envelope"))]
+            ApiKey::Envelope => Err(rt::not_enabled("api-envelope", "EnvelopeRequest", version)),
+            #[cfg(feature = "api-fetch-snapshot")]
+            ApiKey::FetchSnapshot => rt::parse_mode::<messages::FetchSnapshotRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::FetchSnapshot(m), r)),
+            #[cfg(not(feature = "api-fetch-snapshot"))]
+            ApiKey::FetchSnapshot => Err(rt::not_enabled("api-fetch-snapshot", "FetchSnapshotRequest", version)),
+            #[cfg(feature = "api-describe-cluster")]
+            ApiKey::DescribeCluster => rt::parse_mode::<messages::DescribeClusterRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeCluster(m), r)),
+            #[cfg(not(feature = "api-describe-cluster"))]
+            ApiKey::DescribeCluster => Err(rt::not_enabled(
+                "api-describe-cluster",
+                "DescribeClusterRequest",
+                version,
+            )),
+            #[cfg(feature = "api-describe-producers")]
+            ApiKey::DescribeProducers => rt::parse_mode::<messages::DescribeProducersRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeProducers(m), r)),
+            #[cfg(not(feature = "api-describe-producers"))]
+            ApiKey::DescribeProducers => Err(rt::not_enabled(
+                "api-describe-producers",
+                "DescribeProducersRequest",
+                version,
+            )),
+            #[cfg(feature = "api-broker-registration")]
             ApiKey::BrokerRegistration => {
-                let (m, r) = rt::parse_mode::<messages::BrokerRegistrationRequest<'a>>(bytes, version, mode)?;
-                (Self::BrokerRegistration(m), r)
+                rt::parse_mode::<messages::BrokerRegistrationRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::BrokerRegistration(m), r))
             }
-            ApiKey::BrokerHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::BrokerHeartbeatRequest<'a>>(bytes, version, mode)?;
-                (Self::BrokerHeartbeat(m), r)
-            }
-            ApiKey::UnregisterBroker => {
-                let (m, r) = rt::parse_mode::<messages::UnregisterBrokerRequest<'a>>(bytes, version, mode)?;
-                (Self::UnregisterBroker(m), r)
-            }
+            #[cfg(not(feature = "api-broker-registration"))]
+            ApiKey::BrokerRegistration => Err(rt::not_enabled(
+                "api-broker-registration",
+                "BrokerRegistrationRequest",
+                version,
+            )),
+            #[cfg(feature = "api-broker-heartbeat")]
+            ApiKey::BrokerHeartbeat => rt::parse_mode::<messages::BrokerHeartbeatRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::BrokerHeartbeat(m), r)),
+            #[cfg(not(feature = "api-broker-heartbeat"))]
+            ApiKey::BrokerHeartbeat => Err(rt::not_enabled(
+                "api-broker-heartbeat",
+                "BrokerHeartbeatRequest",
+                version,
+            )),
+            #[cfg(feature = "api-unregister-broker")]
+            ApiKey::UnregisterBroker => rt::parse_mode::<messages::UnregisterBrokerRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::UnregisterBroker(m), r)),
+            #[cfg(not(feature = "api-unregister-broker"))]
+            ApiKey::UnregisterBroker => Err(rt::not_enabled(
+                "api-unregister-broker",
+                "UnregisterBrokerRequest",
+                version,
+            )),
+            #[cfg(feature = "api-describe-transactions")]
             ApiKey::DescribeTransactions => {
-                let (m, r) = rt::parse_mode::<messages::DescribeTransactionsRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeTransactions(m), r)
+                rt::parse_mode::<messages::DescribeTransactionsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeTransactions(m), r))
             }
-            ApiKey::ListTransactions => {
-                let (m, r) = rt::parse_mode::<messages::ListTransactionsRequest<'a>>(bytes, version, mode)?;
-                (Self::ListTransactions(m), r)
-            }
+            #[cfg(not(feature = "api-describe-transactions"))]
+            ApiKey::DescribeTransactions => Err(rt::not_enabled(
+                "api-describe-transactions",
+                "DescribeTransactionsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-list-transactions")]
+            ApiKey::ListTransactions => rt::parse_mode::<messages::ListTransactionsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ListTransactions(m), r)),
+            #[cfg(not(feature = "api-list-transactions"))]
+            ApiKey::ListTransactions => Err(rt::not_enabled(
+                "api-list-transactions",
+                "ListTransactionsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-allocate-producer-ids")]
             ApiKey::AllocateProducerIds => {
-                let (m, r) = rt::parse_mode::<messages::AllocateProducerIdsRequest<'a>>(bytes, version, mode)?;
-                (Self::AllocateProducerIds(m), r)
+                rt::parse_mode::<messages::AllocateProducerIdsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AllocateProducerIds(m), r))
             }
+            #[cfg(not(feature = "api-allocate-producer-ids"))]
+            ApiKey::AllocateProducerIds => Err(rt::not_enabled(
+                "api-allocate-producer-ids",
+                "AllocateProducerIdsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             ApiKey::ConsumerGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::ConsumerGroupHeartbeatRequest<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupHeartbeat(m), r)
+                rt::parse_mode::<messages::ConsumerGroupHeartbeatRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupHeartbeat(m), r))
             }
+            #[cfg(not(feature = "api-consumer-group-heartbeat"))]
+            ApiKey::ConsumerGroupHeartbeat => Err(rt::not_enabled(
+                "api-consumer-group-heartbeat",
+                "ConsumerGroupHeartbeatRequest",
+                version,
+            )),
+            #[cfg(feature = "api-consumer-group-describe")]
             ApiKey::ConsumerGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::ConsumerGroupDescribeRequest<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupDescribe(m), r)
+                rt::parse_mode::<messages::ConsumerGroupDescribeRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupDescribe(m), r))
             }
+            #[cfg(not(feature = "api-consumer-group-describe"))]
+            ApiKey::ConsumerGroupDescribe => Err(rt::not_enabled(
+                "api-consumer-group-describe",
+                "ConsumerGroupDescribeRequest",
+                version,
+            )),
+            #[cfg(feature = "api-controller-registration")]
             ApiKey::ControllerRegistration => {
-                let (m, r) = rt::parse_mode::<messages::ControllerRegistrationRequest<'a>>(bytes, version, mode)?;
-                (Self::ControllerRegistration(m), r)
+                rt::parse_mode::<messages::ControllerRegistrationRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ControllerRegistration(m), r))
             }
+            #[cfg(not(feature = "api-controller-registration"))]
+            ApiKey::ControllerRegistration => Err(rt::not_enabled(
+                "api-controller-registration",
+                "ControllerRegistrationRequest",
+                version,
+            )),
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             ApiKey::GetTelemetrySubscriptions => {
-                let (m, r) = rt::parse_mode::<messages::GetTelemetrySubscriptionsRequest<'a>>(bytes, version, mode)?;
-                (Self::GetTelemetrySubscriptions(m), r)
+                rt::parse_mode::<messages::GetTelemetrySubscriptionsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::GetTelemetrySubscriptions(m), r))
             }
-            ApiKey::PushTelemetry => {
-                let (m, r) = rt::parse_mode::<messages::PushTelemetryRequest<'a>>(bytes, version, mode)?;
-                (Self::PushTelemetry(m), r)
-            }
+            #[cfg(not(feature = "api-get-telemetry-subscriptions"))]
+            ApiKey::GetTelemetrySubscriptions => Err(rt::not_enabled(
+                "api-get-telemetry-subscriptions",
+                "GetTelemetrySubscriptionsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-push-telemetry")]
+            ApiKey::PushTelemetry => rt::parse_mode::<messages::PushTelemetryRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::PushTelemetry(m), r)),
+            #[cfg(not(feature = "api-push-telemetry"))]
+            ApiKey::PushTelemetry => Err(rt::not_enabled("api-push-telemetry", "PushTelemetryRequest", version)),
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             ApiKey::AssignReplicasToDirs => {
-                let (m, r) = rt::parse_mode::<messages::AssignReplicasToDirsRequest<'a>>(bytes, version, mode)?;
-                (Self::AssignReplicasToDirs(m), r)
+                rt::parse_mode::<messages::AssignReplicasToDirsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AssignReplicasToDirs(m), r))
             }
+            #[cfg(not(feature = "api-assign-replicas-to-dirs"))]
+            ApiKey::AssignReplicasToDirs => Err(rt::not_enabled(
+                "api-assign-replicas-to-dirs",
+                "AssignReplicasToDirsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-list-config-resources")]
             ApiKey::ListConfigResources => {
-                let (m, r) = rt::parse_mode::<messages::ListConfigResourcesRequest<'a>>(bytes, version, mode)?;
-                (Self::ListConfigResources(m), r)
+                rt::parse_mode::<messages::ListConfigResourcesRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ListConfigResources(m), r))
             }
+            #[cfg(not(feature = "api-list-config-resources"))]
+            ApiKey::ListConfigResources => Err(rt::not_enabled(
+                "api-list-config-resources",
+                "ListConfigResourcesRequest",
+                version,
+            )),
+            #[cfg(feature = "api-describe-topic-partitions")]
             ApiKey::DescribeTopicPartitions => {
-                let (m, r) = rt::parse_mode::<messages::DescribeTopicPartitionsRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeTopicPartitions(m), r)
+                rt::parse_mode::<messages::DescribeTopicPartitionsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeTopicPartitions(m), r))
             }
+            #[cfg(not(feature = "api-describe-topic-partitions"))]
+            ApiKey::DescribeTopicPartitions => Err(rt::not_enabled(
+                "api-describe-topic-partitions",
+                "DescribeTopicPartitionsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-share-group-heartbeat")]
             ApiKey::ShareGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::ShareGroupHeartbeatRequest<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupHeartbeat(m), r)
+                rt::parse_mode::<messages::ShareGroupHeartbeatRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupHeartbeat(m), r))
             }
+            #[cfg(not(feature = "api-share-group-heartbeat"))]
+            ApiKey::ShareGroupHeartbeat => Err(rt::not_enabled(
+                "api-share-group-heartbeat",
+                "ShareGroupHeartbeatRequest",
+                version,
+            )),
+            #[cfg(feature = "api-share-group-describe")]
             ApiKey::ShareGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::ShareGroupDescribeRequest<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupDescribe(m), r)
+                rt::parse_mode::<messages::ShareGroupDescribeRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupDescribe(m), r))
             }
-            ApiKey::ShareFetch => {
-                let (m, r) = rt::parse_mode::<messages::ShareFetchRequest<'a>>(bytes, version, mode)?;
-                (Self::ShareFetch(m), r)
-            }
-            ApiKey::ShareAcknowledge => {
-                let (m, r) = rt::parse_mode::<messages::ShareAcknowledgeRequest<'a>>(bytes, version, mode)?;
-                (Self::ShareAcknowledge(m), r)
-            }
-            ApiKey::AddRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::AddRaftVoterRequest<'a>>(bytes, version, mode)?;
-                (Self::AddRaftVoter(m), r)
-            }
-            ApiKey::RemoveRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::RemoveRaftVoterRequest<'a>>(bytes, version, mode)?;
-                (Self::RemoveRaftVoter(m), r)
-            }
-            ApiKey::UpdateRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::UpdateRaftVoterRequest<'a>>(bytes, version, mode)?;
-                (Self::UpdateRaftVoter(m), r)
-            }
+            #[cfg(not(feature = "api-share-group-describe"))]
+            ApiKey::ShareGroupDescribe => Err(rt::not_enabled(
+                "api-share-group-describe",
+                "ShareGroupDescribeRequest",
+                version,
+            )),
+            #[cfg(feature = "api-share-fetch")]
+            ApiKey::ShareFetch => rt::parse_mode::<messages::ShareFetchRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ShareFetch(m), r)),
+            #[cfg(not(feature = "api-share-fetch"))]
+            ApiKey::ShareFetch => Err(rt::not_enabled("api-share-fetch", "ShareFetchRequest", version)),
+            #[cfg(feature = "api-share-acknowledge")]
+            ApiKey::ShareAcknowledge => rt::parse_mode::<messages::ShareAcknowledgeRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ShareAcknowledge(m), r)),
+            #[cfg(not(feature = "api-share-acknowledge"))]
+            ApiKey::ShareAcknowledge => Err(rt::not_enabled(
+                "api-share-acknowledge",
+                "ShareAcknowledgeRequest",
+                version,
+            )),
+            #[cfg(feature = "api-add-raft-voter")]
+            ApiKey::AddRaftVoter => rt::parse_mode::<messages::AddRaftVoterRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::AddRaftVoter(m), r)),
+            #[cfg(not(feature = "api-add-raft-voter"))]
+            ApiKey::AddRaftVoter => Err(rt::not_enabled("api-add-raft-voter", "AddRaftVoterRequest", version)),
+            #[cfg(feature = "api-remove-raft-voter")]
+            ApiKey::RemoveRaftVoter => rt::parse_mode::<messages::RemoveRaftVoterRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::RemoveRaftVoter(m), r)),
+            #[cfg(not(feature = "api-remove-raft-voter"))]
+            ApiKey::RemoveRaftVoter => Err(rt::not_enabled(
+                "api-remove-raft-voter",
+                "RemoveRaftVoterRequest",
+                version,
+            )),
+            #[cfg(feature = "api-update-raft-voter")]
+            ApiKey::UpdateRaftVoter => rt::parse_mode::<messages::UpdateRaftVoterRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::UpdateRaftVoter(m), r)),
+            #[cfg(not(feature = "api-update-raft-voter"))]
+            ApiKey::UpdateRaftVoter => Err(rt::not_enabled(
+                "api-update-raft-voter",
+                "UpdateRaftVoterRequest",
+                version,
+            )),
+            #[cfg(feature = "api-initialize-share-group-state")]
             ApiKey::InitializeShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::InitializeShareGroupStateRequest<'a>>(bytes, version, mode)?;
-                (Self::InitializeShareGroupState(m), r)
+                rt::parse_mode::<messages::InitializeShareGroupStateRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::InitializeShareGroupState(m), r))
             }
+            #[cfg(not(feature = "api-initialize-share-group-state"))]
+            ApiKey::InitializeShareGroupState => Err(rt::not_enabled(
+                "api-initialize-share-group-state",
+                "InitializeShareGroupStateRequest",
+                version,
+            )),
+            #[cfg(feature = "api-read-share-group-state")]
             ApiKey::ReadShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::ReadShareGroupStateRequest<'a>>(bytes, version, mode)?;
-                (Self::ReadShareGroupState(m), r)
+                rt::parse_mode::<messages::ReadShareGroupStateRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ReadShareGroupState(m), r))
             }
+            #[cfg(not(feature = "api-read-share-group-state"))]
+            ApiKey::ReadShareGroupState => Err(rt::not_enabled(
+                "api-read-share-group-state",
+                "ReadShareGroupStateRequest",
+                version,
+            )),
+            #[cfg(feature = "api-write-share-group-state")]
             ApiKey::WriteShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::WriteShareGroupStateRequest<'a>>(bytes, version, mode)?;
-                (Self::WriteShareGroupState(m), r)
+                rt::parse_mode::<messages::WriteShareGroupStateRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::WriteShareGroupState(m), r))
             }
+            #[cfg(not(feature = "api-write-share-group-state"))]
+            ApiKey::WriteShareGroupState => Err(rt::not_enabled(
+                "api-write-share-group-state",
+                "WriteShareGroupStateRequest",
+                version,
+            )),
+            #[cfg(feature = "api-delete-share-group-state")]
             ApiKey::DeleteShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupStateRequest<'a>>(bytes, version, mode)?;
-                (Self::DeleteShareGroupState(m), r)
+                rt::parse_mode::<messages::DeleteShareGroupStateRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DeleteShareGroupState(m), r))
             }
+            #[cfg(not(feature = "api-delete-share-group-state"))]
+            ApiKey::DeleteShareGroupState => Err(rt::not_enabled(
+                "api-delete-share-group-state",
+                "DeleteShareGroupStateRequest",
+                version,
+            )),
+            #[cfg(feature = "api-read-share-group-state-summary")]
             ApiKey::ReadShareGroupStateSummary => {
-                let (m, r) = rt::parse_mode::<messages::ReadShareGroupStateSummaryRequest<'a>>(bytes, version, mode)?;
-                (Self::ReadShareGroupStateSummary(m), r)
+                rt::parse_mode::<messages::ReadShareGroupStateSummaryRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ReadShareGroupStateSummary(m), r))
             }
+            #[cfg(not(feature = "api-read-share-group-state-summary"))]
+            ApiKey::ReadShareGroupStateSummary => Err(rt::not_enabled(
+                "api-read-share-group-state-summary",
+                "ReadShareGroupStateSummaryRequest",
+                version,
+            )),
+            #[cfg(feature = "api-streams-group-heartbeat")]
             ApiKey::StreamsGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::StreamsGroupHeartbeatRequest<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupHeartbeat(m), r)
+                rt::parse_mode::<messages::StreamsGroupHeartbeatRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupHeartbeat(m), r))
             }
+            #[cfg(not(feature = "api-streams-group-heartbeat"))]
+            ApiKey::StreamsGroupHeartbeat => Err(rt::not_enabled(
+                "api-streams-group-heartbeat",
+                "StreamsGroupHeartbeatRequest",
+                version,
+            )),
+            #[cfg(feature = "api-streams-group-describe")]
             ApiKey::StreamsGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::StreamsGroupDescribeRequest<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupDescribe(m), r)
+                rt::parse_mode::<messages::StreamsGroupDescribeRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupDescribe(m), r))
             }
+            #[cfg(not(feature = "api-streams-group-describe"))]
+            ApiKey::StreamsGroupDescribe => Err(rt::not_enabled(
+                "api-streams-group-describe",
+                "StreamsGroupDescribeRequest",
+                version,
+            )),
+            #[cfg(feature = "api-describe-share-group-offsets")]
             ApiKey::DescribeShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::DescribeShareGroupOffsetsRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeShareGroupOffsets(m), r)
+                rt::parse_mode::<messages::DescribeShareGroupOffsetsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeShareGroupOffsets(m), r))
             }
+            #[cfg(not(feature = "api-describe-share-group-offsets"))]
+            ApiKey::DescribeShareGroupOffsets => Err(rt::not_enabled(
+                "api-describe-share-group-offsets",
+                "DescribeShareGroupOffsetsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-alter-share-group-offsets")]
             ApiKey::AlterShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::AlterShareGroupOffsetsRequest<'a>>(bytes, version, mode)?;
-                (Self::AlterShareGroupOffsets(m), r)
+                rt::parse_mode::<messages::AlterShareGroupOffsetsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AlterShareGroupOffsets(m), r))
             }
+            #[cfg(not(feature = "api-alter-share-group-offsets"))]
+            ApiKey::AlterShareGroupOffsets => Err(rt::not_enabled(
+                "api-alter-share-group-offsets",
+                "AlterShareGroupOffsetsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-delete-share-group-offsets")]
             ApiKey::DeleteShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupOffsetsRequest<'a>>(bytes, version, mode)?;
-                (Self::DeleteShareGroupOffsets(m), r)
+                rt::parse_mode::<messages::DeleteShareGroupOffsetsRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DeleteShareGroupOffsets(m), r))
             }
+            #[cfg(not(feature = "api-delete-share-group-offsets"))]
+            ApiKey::DeleteShareGroupOffsets => Err(rt::not_enabled(
+                "api-delete-share-group-offsets",
+                "DeleteShareGroupOffsetsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             ApiKey::StreamsGroupTopologyDescriptionUpdate => {
-                let (m, r) =
-                    rt::parse_mode::<messages::StreamsGroupTopologyDescriptionUpdateRequest<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupTopologyDescriptionUpdate(m), r)
+                rt::parse_mode::<messages::StreamsGroupTopologyDescriptionUpdateRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupTopologyDescriptionUpdate(m), r))
             }
+            #[cfg(not(feature = "api-streams-group-topology-description-update"))]
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => Err(rt::not_enabled(
+                "api-streams-group-topology-description-update",
+                "StreamsGroupTopologyDescriptionUpdateRequest",
+                version,
+            )),
+            #[cfg(feature = "api-unregister-controller")]
             ApiKey::UnregisterController => {
-                let (m, r) = rt::parse_mode::<messages::UnregisterControllerRequest<'a>>(bytes, version, mode)?;
-                (Self::UnregisterController(m), r)
+                rt::parse_mode::<messages::UnregisterControllerRequest<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::UnregisterController(m), r))
             }
-            ApiKey::DescribeMirrors => {
-                let (m, r) = rt::parse_mode::<messages::DescribeMirrorsRequest<'a>>(bytes, version, mode)?;
-                (Self::DescribeMirrors(m), r)
-            }
-            ApiKey::BumpLeaderEpochs => {
-                let (m, r) = rt::parse_mode::<messages::BumpLeaderEpochsRequest<'a>>(bytes, version, mode)?;
-                (Self::BumpLeaderEpochs(m), r)
-            }
-            ApiKey::ReadMirrorStates => {
-                let (m, r) = rt::parse_mode::<messages::ReadMirrorStatesRequest<'a>>(bytes, version, mode)?;
-                (Self::ReadMirrorStates(m), r)
-            }
-        })
+            #[cfg(not(feature = "api-unregister-controller"))]
+            ApiKey::UnregisterController => Err(rt::not_enabled(
+                "api-unregister-controller",
+                "UnregisterControllerRequest",
+                version,
+            )),
+            #[cfg(feature = "api-describe-mirrors")]
+            ApiKey::DescribeMirrors => rt::parse_mode::<messages::DescribeMirrorsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeMirrors(m), r)),
+            #[cfg(not(feature = "api-describe-mirrors"))]
+            ApiKey::DescribeMirrors => Err(rt::not_enabled(
+                "api-describe-mirrors",
+                "DescribeMirrorsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-bump-leader-epochs")]
+            ApiKey::BumpLeaderEpochs => rt::parse_mode::<messages::BumpLeaderEpochsRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::BumpLeaderEpochs(m), r)),
+            #[cfg(not(feature = "api-bump-leader-epochs"))]
+            ApiKey::BumpLeaderEpochs => Err(rt::not_enabled(
+                "api-bump-leader-epochs",
+                "BumpLeaderEpochsRequest",
+                version,
+            )),
+            #[cfg(feature = "api-read-mirror-states")]
+            ApiKey::ReadMirrorStates => rt::parse_mode::<messages::ReadMirrorStatesRequest<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ReadMirrorStates(m), r)),
+            #[cfg(not(feature = "api-read-mirror-states"))]
+            ApiKey::ReadMirrorStates => Err(rt::not_enabled(
+                "api-read-mirror-states",
+                "ReadMirrorStatesRequest",
+                version,
+            )),
+        }
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
@@ -2724,770 +5093,1368 @@ impl<'a> RequestBody<'a> {
     /// The key of the message held.
     pub fn key(&self) -> ApiKey {
         match self {
+            #[cfg(feature = "api-produce")]
             Self::Produce(_) => ApiKey::Produce,
+            #[cfg(feature = "api-fetch")]
             Self::Fetch(_) => ApiKey::Fetch,
+            #[cfg(feature = "api-list-offsets")]
             Self::ListOffsets(_) => ApiKey::ListOffsets,
+            #[cfg(feature = "api-metadata")]
             Self::Metadata(_) => ApiKey::Metadata,
+            #[cfg(feature = "api-leader-and-isr")]
             Self::LeaderAndIsr(_) => ApiKey::LeaderAndIsr,
+            #[cfg(feature = "api-stop-replica")]
             Self::StopReplica(_) => ApiKey::StopReplica,
+            #[cfg(feature = "api-update-metadata")]
             Self::UpdateMetadata(_) => ApiKey::UpdateMetadata,
+            #[cfg(feature = "api-controlled-shutdown")]
             Self::ControlledShutdown(_) => ApiKey::ControlledShutdown,
+            #[cfg(feature = "api-offset-commit")]
             Self::OffsetCommit(_) => ApiKey::OffsetCommit,
+            #[cfg(feature = "api-offset-fetch")]
             Self::OffsetFetch(_) => ApiKey::OffsetFetch,
+            #[cfg(feature = "api-find-coordinator")]
             Self::FindCoordinator(_) => ApiKey::FindCoordinator,
+            #[cfg(feature = "api-join-group")]
             Self::JoinGroup(_) => ApiKey::JoinGroup,
+            #[cfg(feature = "api-heartbeat")]
             Self::Heartbeat(_) => ApiKey::Heartbeat,
+            #[cfg(feature = "api-leave-group")]
             Self::LeaveGroup(_) => ApiKey::LeaveGroup,
+            #[cfg(feature = "api-sync-group")]
             Self::SyncGroup(_) => ApiKey::SyncGroup,
+            #[cfg(feature = "api-describe-groups")]
             Self::DescribeGroups(_) => ApiKey::DescribeGroups,
+            #[cfg(feature = "api-list-groups")]
             Self::ListGroups(_) => ApiKey::ListGroups,
+            #[cfg(feature = "api-sasl-handshake")]
             Self::SaslHandshake(_) => ApiKey::SaslHandshake,
+            #[cfg(feature = "api-api-versions")]
             Self::ApiVersions(_) => ApiKey::ApiVersions,
+            #[cfg(feature = "api-create-topics")]
             Self::CreateTopics(_) => ApiKey::CreateTopics,
+            #[cfg(feature = "api-delete-topics")]
             Self::DeleteTopics(_) => ApiKey::DeleteTopics,
+            #[cfg(feature = "api-delete-records")]
             Self::DeleteRecords(_) => ApiKey::DeleteRecords,
+            #[cfg(feature = "api-init-producer-id")]
             Self::InitProducerId(_) => ApiKey::InitProducerId,
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             Self::OffsetForLeaderEpoch(_) => ApiKey::OffsetForLeaderEpoch,
+            #[cfg(feature = "api-add-partitions-to-txn")]
             Self::AddPartitionsToTxn(_) => ApiKey::AddPartitionsToTxn,
+            #[cfg(feature = "api-add-offsets-to-txn")]
             Self::AddOffsetsToTxn(_) => ApiKey::AddOffsetsToTxn,
+            #[cfg(feature = "api-end-txn")]
             Self::EndTxn(_) => ApiKey::EndTxn,
+            #[cfg(feature = "api-write-txn-markers")]
             Self::WriteTxnMarkers(_) => ApiKey::WriteTxnMarkers,
+            #[cfg(feature = "api-txn-offset-commit")]
             Self::TxnOffsetCommit(_) => ApiKey::TxnOffsetCommit,
+            #[cfg(feature = "api-describe-acls")]
             Self::DescribeAcls(_) => ApiKey::DescribeAcls,
+            #[cfg(feature = "api-create-acls")]
             Self::CreateAcls(_) => ApiKey::CreateAcls,
+            #[cfg(feature = "api-delete-acls")]
             Self::DeleteAcls(_) => ApiKey::DeleteAcls,
+            #[cfg(feature = "api-describe-configs")]
             Self::DescribeConfigs(_) => ApiKey::DescribeConfigs,
+            #[cfg(feature = "api-alter-configs")]
             Self::AlterConfigs(_) => ApiKey::AlterConfigs,
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             Self::AlterReplicaLogDirs(_) => ApiKey::AlterReplicaLogDirs,
+            #[cfg(feature = "api-describe-log-dirs")]
             Self::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
+            #[cfg(feature = "api-sasl-authenticate")]
             Self::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
+            #[cfg(feature = "api-create-partitions")]
             Self::CreatePartitions(_) => ApiKey::CreatePartitions,
+            #[cfg(feature = "api-create-delegation-token")]
             Self::CreateDelegationToken(_) => ApiKey::CreateDelegationToken,
+            #[cfg(feature = "api-renew-delegation-token")]
             Self::RenewDelegationToken(_) => ApiKey::RenewDelegationToken,
+            #[cfg(feature = "api-expire-delegation-token")]
             Self::ExpireDelegationToken(_) => ApiKey::ExpireDelegationToken,
+            #[cfg(feature = "api-describe-delegation-token")]
             Self::DescribeDelegationToken(_) => ApiKey::DescribeDelegationToken,
+            #[cfg(feature = "api-delete-groups")]
             Self::DeleteGroups(_) => ApiKey::DeleteGroups,
+            #[cfg(feature = "api-elect-leaders")]
             Self::ElectLeaders(_) => ApiKey::ElectLeaders,
+            #[cfg(feature = "api-incremental-alter-configs")]
             Self::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
+            #[cfg(feature = "api-alter-partition-reassignments")]
             Self::AlterPartitionReassignments(_) => ApiKey::AlterPartitionReassignments,
+            #[cfg(feature = "api-list-partition-reassignments")]
             Self::ListPartitionReassignments(_) => ApiKey::ListPartitionReassignments,
+            #[cfg(feature = "api-offset-delete")]
             Self::OffsetDelete(_) => ApiKey::OffsetDelete,
+            #[cfg(feature = "api-describe-client-quotas")]
             Self::DescribeClientQuotas(_) => ApiKey::DescribeClientQuotas,
+            #[cfg(feature = "api-alter-client-quotas")]
             Self::AlterClientQuotas(_) => ApiKey::AlterClientQuotas,
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             Self::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             Self::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
+            #[cfg(feature = "api-vote")]
             Self::Vote(_) => ApiKey::Vote,
+            #[cfg(feature = "api-begin-quorum-epoch")]
             Self::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
+            #[cfg(feature = "api-end-quorum-epoch")]
             Self::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
+            #[cfg(feature = "api-describe-quorum")]
             Self::DescribeQuorum(_) => ApiKey::DescribeQuorum,
+            #[cfg(feature = "api-alter-partition")]
             Self::AlterPartition(_) => ApiKey::AlterPartition,
+            #[cfg(feature = "api-update-features")]
             Self::UpdateFeatures(_) => ApiKey::UpdateFeatures,
+            #[cfg(feature = "api-envelope")]
             Self::Envelope(_) => ApiKey::Envelope,
+            #[cfg(feature = "api-fetch-snapshot")]
             Self::FetchSnapshot(_) => ApiKey::FetchSnapshot,
+            #[cfg(feature = "api-describe-cluster")]
             Self::DescribeCluster(_) => ApiKey::DescribeCluster,
+            #[cfg(feature = "api-describe-producers")]
             Self::DescribeProducers(_) => ApiKey::DescribeProducers,
+            #[cfg(feature = "api-broker-registration")]
             Self::BrokerRegistration(_) => ApiKey::BrokerRegistration,
+            #[cfg(feature = "api-broker-heartbeat")]
             Self::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
+            #[cfg(feature = "api-unregister-broker")]
             Self::UnregisterBroker(_) => ApiKey::UnregisterBroker,
+            #[cfg(feature = "api-describe-transactions")]
             Self::DescribeTransactions(_) => ApiKey::DescribeTransactions,
+            #[cfg(feature = "api-list-transactions")]
             Self::ListTransactions(_) => ApiKey::ListTransactions,
+            #[cfg(feature = "api-allocate-producer-ids")]
             Self::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             Self::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            #[cfg(feature = "api-consumer-group-describe")]
             Self::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
+            #[cfg(feature = "api-controller-registration")]
             Self::ControllerRegistration(_) => ApiKey::ControllerRegistration,
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             Self::GetTelemetrySubscriptions(_) => ApiKey::GetTelemetrySubscriptions,
+            #[cfg(feature = "api-push-telemetry")]
             Self::PushTelemetry(_) => ApiKey::PushTelemetry,
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             Self::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
+            #[cfg(feature = "api-list-config-resources")]
             Self::ListConfigResources(_) => ApiKey::ListConfigResources,
+            #[cfg(feature = "api-describe-topic-partitions")]
             Self::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
+            #[cfg(feature = "api-share-group-heartbeat")]
             Self::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            #[cfg(feature = "api-share-group-describe")]
             Self::ShareGroupDescribe(_) => ApiKey::ShareGroupDescribe,
+            #[cfg(feature = "api-share-fetch")]
             Self::ShareFetch(_) => ApiKey::ShareFetch,
+            #[cfg(feature = "api-share-acknowledge")]
             Self::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
+            #[cfg(feature = "api-add-raft-voter")]
             Self::AddRaftVoter(_) => ApiKey::AddRaftVoter,
+            #[cfg(feature = "api-remove-raft-voter")]
             Self::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
+            #[cfg(feature = "api-update-raft-voter")]
             Self::UpdateRaftVoter(_) => ApiKey::UpdateRaftVoter,
+            #[cfg(feature = "api-initialize-share-group-state")]
             Self::InitializeShareGroupState(_) => ApiKey::InitializeShareGroupState,
+            #[cfg(feature = "api-read-share-group-state")]
             Self::ReadShareGroupState(_) => ApiKey::ReadShareGroupState,
+            #[cfg(feature = "api-write-share-group-state")]
             Self::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
+            #[cfg(feature = "api-delete-share-group-state")]
             Self::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
+            #[cfg(feature = "api-read-share-group-state-summary")]
             Self::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            #[cfg(feature = "api-streams-group-heartbeat")]
             Self::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
+            #[cfg(feature = "api-streams-group-describe")]
             Self::StreamsGroupDescribe(_) => ApiKey::StreamsGroupDescribe,
+            #[cfg(feature = "api-describe-share-group-offsets")]
             Self::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
+            #[cfg(feature = "api-alter-share-group-offsets")]
             Self::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
+            #[cfg(feature = "api-delete-share-group-offsets")]
             Self::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             Self::StreamsGroupTopologyDescriptionUpdate(_) => ApiKey::StreamsGroupTopologyDescriptionUpdate,
+            #[cfg(feature = "api-unregister-controller")]
             Self::UnregisterController(_) => ApiKey::UnregisterController,
+            #[cfg(feature = "api-describe-mirrors")]
             Self::DescribeMirrors(_) => ApiKey::DescribeMirrors,
+            #[cfg(feature = "api-bump-leader-epochs")]
             Self::BumpLeaderEpochs(_) => ApiKey::BumpLeaderEpochs,
+            #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(_) => ApiKey::ReadMirrorStates,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The facts of the message held.
     pub fn info(&self) -> rt::MessageInfo {
         match self {
+            #[cfg(feature = "api-produce")]
             Self::Produce(_) => <messages::ProduceRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-fetch")]
             Self::Fetch(_) => <messages::FetchRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-list-offsets")]
             Self::ListOffsets(_) => <messages::ListOffsetsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-metadata")]
             Self::Metadata(_) => <messages::MetadataRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-leader-and-isr")]
             Self::LeaderAndIsr(_) => <messages::LeaderAndIsrRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-stop-replica")]
             Self::StopReplica(_) => <messages::StopReplicaRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-update-metadata")]
             Self::UpdateMetadata(_) => <messages::UpdateMetadataRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-controlled-shutdown")]
             Self::ControlledShutdown(_) => <messages::ControlledShutdownRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-offset-commit")]
             Self::OffsetCommit(_) => <messages::OffsetCommitRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-offset-fetch")]
             Self::OffsetFetch(_) => <messages::OffsetFetchRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-find-coordinator")]
             Self::FindCoordinator(_) => <messages::FindCoordinatorRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-join-group")]
             Self::JoinGroup(_) => <messages::JoinGroupRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-heartbeat")]
             Self::Heartbeat(_) => <messages::HeartbeatRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-leave-group")]
             Self::LeaveGroup(_) => <messages::LeaveGroupRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-sync-group")]
             Self::SyncGroup(_) => <messages::SyncGroupRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-groups")]
             Self::DescribeGroups(_) => <messages::DescribeGroupsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-list-groups")]
             Self::ListGroups(_) => <messages::ListGroupsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-sasl-handshake")]
             Self::SaslHandshake(_) => <messages::SaslHandshakeRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-api-versions")]
             Self::ApiVersions(_) => <messages::ApiVersionsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-create-topics")]
             Self::CreateTopics(_) => <messages::CreateTopicsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-topics")]
             Self::DeleteTopics(_) => <messages::DeleteTopicsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-records")]
             Self::DeleteRecords(_) => <messages::DeleteRecordsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-init-producer-id")]
             Self::InitProducerId(_) => <messages::InitProducerIdRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             Self::OffsetForLeaderEpoch(_) => <messages::OffsetForLeaderEpochRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-add-partitions-to-txn")]
             Self::AddPartitionsToTxn(_) => <messages::AddPartitionsToTxnRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-add-offsets-to-txn")]
             Self::AddOffsetsToTxn(_) => <messages::AddOffsetsToTxnRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-end-txn")]
             Self::EndTxn(_) => <messages::EndTxnRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-write-txn-markers")]
             Self::WriteTxnMarkers(_) => <messages::WriteTxnMarkersRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-txn-offset-commit")]
             Self::TxnOffsetCommit(_) => <messages::TxnOffsetCommitRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-acls")]
             Self::DescribeAcls(_) => <messages::DescribeAclsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-create-acls")]
             Self::CreateAcls(_) => <messages::CreateAclsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-acls")]
             Self::DeleteAcls(_) => <messages::DeleteAclsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-configs")]
             Self::DescribeConfigs(_) => <messages::DescribeConfigsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-alter-configs")]
             Self::AlterConfigs(_) => <messages::AlterConfigsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             Self::AlterReplicaLogDirs(_) => <messages::AlterReplicaLogDirsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-log-dirs")]
             Self::DescribeLogDirs(_) => <messages::DescribeLogDirsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-sasl-authenticate")]
             Self::SaslAuthenticate(_) => <messages::SaslAuthenticateRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-create-partitions")]
             Self::CreatePartitions(_) => <messages::CreatePartitionsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-create-delegation-token")]
             Self::CreateDelegationToken(_) => <messages::CreateDelegationTokenRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-renew-delegation-token")]
             Self::RenewDelegationToken(_) => <messages::RenewDelegationTokenRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-expire-delegation-token")]
             Self::ExpireDelegationToken(_) => <messages::ExpireDelegationTokenRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-delegation-token")]
             Self::DescribeDelegationToken(_) => <messages::DescribeDelegationTokenRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-groups")]
             Self::DeleteGroups(_) => <messages::DeleteGroupsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-elect-leaders")]
             Self::ElectLeaders(_) => <messages::ElectLeadersRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-incremental-alter-configs")]
             Self::IncrementalAlterConfigs(_) => <messages::IncrementalAlterConfigsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-alter-partition-reassignments")]
             Self::AlterPartitionReassignments(_) => {
                 <messages::AlterPartitionReassignmentsRequest<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-list-partition-reassignments")]
             Self::ListPartitionReassignments(_) => {
                 <messages::ListPartitionReassignmentsRequest<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-offset-delete")]
             Self::OffsetDelete(_) => <messages::OffsetDeleteRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-client-quotas")]
             Self::DescribeClientQuotas(_) => <messages::DescribeClientQuotasRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-alter-client-quotas")]
             Self::AlterClientQuotas(_) => <messages::AlterClientQuotasRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             Self::DescribeUserScramCredentials(_) => {
                 <messages::DescribeUserScramCredentialsRequest<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             Self::AlterUserScramCredentials(_) => {
                 <messages::AlterUserScramCredentialsRequest<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-vote")]
             Self::Vote(_) => <messages::VoteRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-begin-quorum-epoch")]
             Self::BeginQuorumEpoch(_) => <messages::BeginQuorumEpochRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-end-quorum-epoch")]
             Self::EndQuorumEpoch(_) => <messages::EndQuorumEpochRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-quorum")]
             Self::DescribeQuorum(_) => <messages::DescribeQuorumRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-alter-partition")]
             Self::AlterPartition(_) => <messages::AlterPartitionRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-update-features")]
             Self::UpdateFeatures(_) => <messages::UpdateFeaturesRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-envelope")]
             Self::Envelope(_) => <messages::EnvelopeRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-fetch-snapshot")]
             Self::FetchSnapshot(_) => <messages::FetchSnapshotRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-cluster")]
             Self::DescribeCluster(_) => <messages::DescribeClusterRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-producers")]
             Self::DescribeProducers(_) => <messages::DescribeProducersRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-broker-registration")]
             Self::BrokerRegistration(_) => <messages::BrokerRegistrationRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-broker-heartbeat")]
             Self::BrokerHeartbeat(_) => <messages::BrokerHeartbeatRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-unregister-broker")]
             Self::UnregisterBroker(_) => <messages::UnregisterBrokerRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-transactions")]
             Self::DescribeTransactions(_) => <messages::DescribeTransactionsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-list-transactions")]
             Self::ListTransactions(_) => <messages::ListTransactionsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-allocate-producer-ids")]
             Self::AllocateProducerIds(_) => <messages::AllocateProducerIdsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             Self::ConsumerGroupHeartbeat(_) => <messages::ConsumerGroupHeartbeatRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-consumer-group-describe")]
             Self::ConsumerGroupDescribe(_) => <messages::ConsumerGroupDescribeRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-controller-registration")]
             Self::ControllerRegistration(_) => <messages::ControllerRegistrationRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             Self::GetTelemetrySubscriptions(_) => {
                 <messages::GetTelemetrySubscriptionsRequest<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-push-telemetry")]
             Self::PushTelemetry(_) => <messages::PushTelemetryRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             Self::AssignReplicasToDirs(_) => <messages::AssignReplicasToDirsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-list-config-resources")]
             Self::ListConfigResources(_) => <messages::ListConfigResourcesRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-topic-partitions")]
             Self::DescribeTopicPartitions(_) => <messages::DescribeTopicPartitionsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-share-group-heartbeat")]
             Self::ShareGroupHeartbeat(_) => <messages::ShareGroupHeartbeatRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-share-group-describe")]
             Self::ShareGroupDescribe(_) => <messages::ShareGroupDescribeRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-share-fetch")]
             Self::ShareFetch(_) => <messages::ShareFetchRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-share-acknowledge")]
             Self::ShareAcknowledge(_) => <messages::ShareAcknowledgeRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-add-raft-voter")]
             Self::AddRaftVoter(_) => <messages::AddRaftVoterRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-remove-raft-voter")]
             Self::RemoveRaftVoter(_) => <messages::RemoveRaftVoterRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-update-raft-voter")]
             Self::UpdateRaftVoter(_) => <messages::UpdateRaftVoterRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-initialize-share-group-state")]
             Self::InitializeShareGroupState(_) => {
                 <messages::InitializeShareGroupStateRequest<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-read-share-group-state")]
             Self::ReadShareGroupState(_) => <messages::ReadShareGroupStateRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-write-share-group-state")]
             Self::WriteShareGroupState(_) => <messages::WriteShareGroupStateRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-share-group-state")]
             Self::DeleteShareGroupState(_) => <messages::DeleteShareGroupStateRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-read-share-group-state-summary")]
             Self::ReadShareGroupStateSummary(_) => {
                 <messages::ReadShareGroupStateSummaryRequest<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-streams-group-heartbeat")]
             Self::StreamsGroupHeartbeat(_) => <messages::StreamsGroupHeartbeatRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-streams-group-describe")]
             Self::StreamsGroupDescribe(_) => <messages::StreamsGroupDescribeRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-share-group-offsets")]
             Self::DescribeShareGroupOffsets(_) => {
                 <messages::DescribeShareGroupOffsetsRequest<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-alter-share-group-offsets")]
             Self::AlterShareGroupOffsets(_) => <messages::AlterShareGroupOffsetsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-share-group-offsets")]
             Self::DeleteShareGroupOffsets(_) => <messages::DeleteShareGroupOffsetsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             Self::StreamsGroupTopologyDescriptionUpdate(_) => {
                 <messages::StreamsGroupTopologyDescriptionUpdateRequest<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-unregister-controller")]
             Self::UnregisterController(_) => <messages::UnregisterControllerRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-mirrors")]
             Self::DescribeMirrors(_) => <messages::DescribeMirrorsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-bump-leader-epochs")]
             Self::BumpLeaderEpochs(_) => <messages::BumpLeaderEpochsRequest<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(_) => <messages::ReadMirrorStatesRequest<'a> as rt::Message<'a>>::INFO,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The field-level schema of the message held.
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
+            #[cfg(feature = "api-produce")]
             Self::Produce(_) => <messages::ProduceRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-fetch")]
             Self::Fetch(_) => <messages::FetchRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-list-offsets")]
             Self::ListOffsets(_) => <messages::ListOffsetsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-metadata")]
             Self::Metadata(_) => <messages::MetadataRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-leader-and-isr")]
             Self::LeaderAndIsr(_) => <messages::LeaderAndIsrRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-stop-replica")]
             Self::StopReplica(_) => <messages::StopReplicaRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-update-metadata")]
             Self::UpdateMetadata(_) => <messages::UpdateMetadataRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-controlled-shutdown")]
             Self::ControlledShutdown(_) => <messages::ControlledShutdownRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-offset-commit")]
             Self::OffsetCommit(_) => <messages::OffsetCommitRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-offset-fetch")]
             Self::OffsetFetch(_) => <messages::OffsetFetchRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-find-coordinator")]
             Self::FindCoordinator(_) => <messages::FindCoordinatorRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-join-group")]
             Self::JoinGroup(_) => <messages::JoinGroupRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-heartbeat")]
             Self::Heartbeat(_) => <messages::HeartbeatRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-leave-group")]
             Self::LeaveGroup(_) => <messages::LeaveGroupRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-sync-group")]
             Self::SyncGroup(_) => <messages::SyncGroupRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-groups")]
             Self::DescribeGroups(_) => <messages::DescribeGroupsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-list-groups")]
             Self::ListGroups(_) => <messages::ListGroupsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-sasl-handshake")]
             Self::SaslHandshake(_) => <messages::SaslHandshakeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-api-versions")]
             Self::ApiVersions(_) => <messages::ApiVersionsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-create-topics")]
             Self::CreateTopics(_) => <messages::CreateTopicsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-delete-topics")]
             Self::DeleteTopics(_) => <messages::DeleteTopicsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-delete-records")]
             Self::DeleteRecords(_) => <messages::DeleteRecordsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-init-producer-id")]
             Self::InitProducerId(_) => <messages::InitProducerIdRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             Self::OffsetForLeaderEpoch(_) => <messages::OffsetForLeaderEpochRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-add-partitions-to-txn")]
             Self::AddPartitionsToTxn(_) => <messages::AddPartitionsToTxnRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-add-offsets-to-txn")]
             Self::AddOffsetsToTxn(_) => <messages::AddOffsetsToTxnRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-end-txn")]
             Self::EndTxn(_) => <messages::EndTxnRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-write-txn-markers")]
             Self::WriteTxnMarkers(_) => <messages::WriteTxnMarkersRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-txn-offset-commit")]
             Self::TxnOffsetCommit(_) => <messages::TxnOffsetCommitRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-acls")]
             Self::DescribeAcls(_) => <messages::DescribeAclsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-create-acls")]
             Self::CreateAcls(_) => <messages::CreateAclsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-delete-acls")]
             Self::DeleteAcls(_) => <messages::DeleteAclsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-configs")]
             Self::DescribeConfigs(_) => <messages::DescribeConfigsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-alter-configs")]
             Self::AlterConfigs(_) => <messages::AlterConfigsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             Self::AlterReplicaLogDirs(_) => <messages::AlterReplicaLogDirsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-log-dirs")]
             Self::DescribeLogDirs(_) => <messages::DescribeLogDirsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-sasl-authenticate")]
             Self::SaslAuthenticate(_) => <messages::SaslAuthenticateRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-create-partitions")]
             Self::CreatePartitions(_) => <messages::CreatePartitionsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-create-delegation-token")]
             Self::CreateDelegationToken(_) => <messages::CreateDelegationTokenRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-renew-delegation-token")]
             Self::RenewDelegationToken(_) => <messages::RenewDelegationTokenRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-expire-delegation-token")]
             Self::ExpireDelegationToken(_) => <messages::ExpireDelegationTokenRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-delegation-token")]
             Self::DescribeDelegationToken(_) => {
                 <messages::DescribeDelegationTokenRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-delete-groups")]
             Self::DeleteGroups(_) => <messages::DeleteGroupsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-elect-leaders")]
             Self::ElectLeaders(_) => <messages::ElectLeadersRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-incremental-alter-configs")]
             Self::IncrementalAlterConfigs(_) => {
                 <messages::IncrementalAlterConfigsRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-alter-partition-reassignments")]
             Self::AlterPartitionReassignments(_) => {
                 <messages::AlterPartitionReassignmentsRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-list-partition-reassignments")]
             Self::ListPartitionReassignments(_) => {
                 <messages::ListPartitionReassignmentsRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-offset-delete")]
             Self::OffsetDelete(_) => <messages::OffsetDeleteRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-client-quotas")]
             Self::DescribeClientQuotas(_) => <messages::DescribeClientQuotasRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-alter-client-quotas")]
             Self::AlterClientQuotas(_) => <messages::AlterClientQuotasRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             Self::DescribeUserScramCredentials(_) => {
                 <messages::DescribeUserScramCredentialsRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             Self::AlterUserScramCredentials(_) => {
                 <messages::AlterUserScramCredentialsRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-vote")]
             Self::Vote(_) => <messages::VoteRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-begin-quorum-epoch")]
             Self::BeginQuorumEpoch(_) => <messages::BeginQuorumEpochRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-end-quorum-epoch")]
             Self::EndQuorumEpoch(_) => <messages::EndQuorumEpochRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-quorum")]
             Self::DescribeQuorum(_) => <messages::DescribeQuorumRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-alter-partition")]
             Self::AlterPartition(_) => <messages::AlterPartitionRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-update-features")]
             Self::UpdateFeatures(_) => <messages::UpdateFeaturesRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-envelope")]
             Self::Envelope(_) => <messages::EnvelopeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-fetch-snapshot")]
             Self::FetchSnapshot(_) => <messages::FetchSnapshotRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-cluster")]
             Self::DescribeCluster(_) => <messages::DescribeClusterRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-producers")]
             Self::DescribeProducers(_) => <messages::DescribeProducersRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-broker-registration")]
             Self::BrokerRegistration(_) => <messages::BrokerRegistrationRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-broker-heartbeat")]
             Self::BrokerHeartbeat(_) => <messages::BrokerHeartbeatRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-unregister-broker")]
             Self::UnregisterBroker(_) => <messages::UnregisterBrokerRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-transactions")]
             Self::DescribeTransactions(_) => <messages::DescribeTransactionsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-list-transactions")]
             Self::ListTransactions(_) => <messages::ListTransactionsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-allocate-producer-ids")]
             Self::AllocateProducerIds(_) => <messages::AllocateProducerIdsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             Self::ConsumerGroupHeartbeat(_) => <messages::ConsumerGroupHeartbeatRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-consumer-group-describe")]
             Self::ConsumerGroupDescribe(_) => <messages::ConsumerGroupDescribeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-controller-registration")]
             Self::ControllerRegistration(_) => <messages::ControllerRegistrationRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             Self::GetTelemetrySubscriptions(_) => {
                 <messages::GetTelemetrySubscriptionsRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-push-telemetry")]
             Self::PushTelemetry(_) => <messages::PushTelemetryRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             Self::AssignReplicasToDirs(_) => <messages::AssignReplicasToDirsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-list-config-resources")]
             Self::ListConfigResources(_) => <messages::ListConfigResourcesRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-topic-partitions")]
             Self::DescribeTopicPartitions(_) => {
                 <messages::DescribeTopicPartitionsRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-share-group-heartbeat")]
             Self::ShareGroupHeartbeat(_) => <messages::ShareGroupHeartbeatRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-share-group-describe")]
             Self::ShareGroupDescribe(_) => <messages::ShareGroupDescribeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-share-fetch")]
             Self::ShareFetch(_) => <messages::ShareFetchRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-share-acknowledge")]
             Self::ShareAcknowledge(_) => <messages::ShareAcknowledgeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-add-raft-voter")]
             Self::AddRaftVoter(_) => <messages::AddRaftVoterRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-remove-raft-voter")]
             Self::RemoveRaftVoter(_) => <messages::RemoveRaftVoterRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-update-raft-voter")]
             Self::UpdateRaftVoter(_) => <messages::UpdateRaftVoterRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-initialize-share-group-state")]
             Self::InitializeShareGroupState(_) => {
                 <messages::InitializeShareGroupStateRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-read-share-group-state")]
             Self::ReadShareGroupState(_) => <messages::ReadShareGroupStateRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-write-share-group-state")]
             Self::WriteShareGroupState(_) => <messages::WriteShareGroupStateRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-delete-share-group-state")]
             Self::DeleteShareGroupState(_) => <messages::DeleteShareGroupStateRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-read-share-group-state-summary")]
             Self::ReadShareGroupStateSummary(_) => {
                 <messages::ReadShareGroupStateSummaryRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-streams-group-heartbeat")]
             Self::StreamsGroupHeartbeat(_) => <messages::StreamsGroupHeartbeatRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-streams-group-describe")]
             Self::StreamsGroupDescribe(_) => <messages::StreamsGroupDescribeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-share-group-offsets")]
             Self::DescribeShareGroupOffsets(_) => {
                 <messages::DescribeShareGroupOffsetsRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-alter-share-group-offsets")]
             Self::AlterShareGroupOffsets(_) => <messages::AlterShareGroupOffsetsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-delete-share-group-offsets")]
             Self::DeleteShareGroupOffsets(_) => {
                 <messages::DeleteShareGroupOffsetsRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             Self::StreamsGroupTopologyDescriptionUpdate(_) => {
                 <messages::StreamsGroupTopologyDescriptionUpdateRequest<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-unregister-controller")]
             Self::UnregisterController(_) => <messages::UnregisterControllerRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-mirrors")]
             Self::DescribeMirrors(_) => <messages::DescribeMirrorsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-bump-leader-epochs")]
             Self::BumpLeaderEpochs(_) => <messages::BumpLeaderEpochsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(_) => <messages::ReadMirrorStatesRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "api-produce")]
             Self::Produce(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-fetch")]
             Self::Fetch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-list-offsets")]
             Self::ListOffsets(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-metadata")]
             Self::Metadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-leader-and-isr")]
             Self::LeaderAndIsr(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-stop-replica")]
             Self::StopReplica(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-update-metadata")]
             Self::UpdateMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-controlled-shutdown")]
             Self::ControlledShutdown(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-offset-commit")]
             Self::OffsetCommit(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-offset-fetch")]
             Self::OffsetFetch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-find-coordinator")]
             Self::FindCoordinator(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-join-group")]
             Self::JoinGroup(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-heartbeat")]
             Self::Heartbeat(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-leave-group")]
             Self::LeaveGroup(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-sync-group")]
             Self::SyncGroup(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-groups")]
             Self::DescribeGroups(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-list-groups")]
             Self::ListGroups(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-sasl-handshake")]
             Self::SaslHandshake(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-api-versions")]
             Self::ApiVersions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-create-topics")]
             Self::CreateTopics(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-topics")]
             Self::DeleteTopics(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-records")]
             Self::DeleteRecords(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-init-producer-id")]
             Self::InitProducerId(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             Self::OffsetForLeaderEpoch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-add-partitions-to-txn")]
             Self::AddPartitionsToTxn(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-add-offsets-to-txn")]
             Self::AddOffsetsToTxn(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-end-txn")]
             Self::EndTxn(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-write-txn-markers")]
             Self::WriteTxnMarkers(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-txn-offset-commit")]
             Self::TxnOffsetCommit(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-acls")]
             Self::DescribeAcls(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-create-acls")]
             Self::CreateAcls(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-acls")]
             Self::DeleteAcls(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-configs")]
             Self::DescribeConfigs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-configs")]
             Self::AlterConfigs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             Self::AlterReplicaLogDirs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-log-dirs")]
             Self::DescribeLogDirs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-sasl-authenticate")]
             Self::SaslAuthenticate(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-create-partitions")]
             Self::CreatePartitions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-create-delegation-token")]
             Self::CreateDelegationToken(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-renew-delegation-token")]
             Self::RenewDelegationToken(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-expire-delegation-token")]
             Self::ExpireDelegationToken(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-delegation-token")]
             Self::DescribeDelegationToken(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-groups")]
             Self::DeleteGroups(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-elect-leaders")]
             Self::ElectLeaders(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-incremental-alter-configs")]
             Self::IncrementalAlterConfigs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-partition-reassignments")]
             Self::AlterPartitionReassignments(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-list-partition-reassignments")]
             Self::ListPartitionReassignments(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-offset-delete")]
             Self::OffsetDelete(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-client-quotas")]
             Self::DescribeClientQuotas(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-client-quotas")]
             Self::AlterClientQuotas(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             Self::DescribeUserScramCredentials(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             Self::AlterUserScramCredentials(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-vote")]
             Self::Vote(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-begin-quorum-epoch")]
             Self::BeginQuorumEpoch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-end-quorum-epoch")]
             Self::EndQuorumEpoch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-quorum")]
             Self::DescribeQuorum(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-partition")]
             Self::AlterPartition(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-update-features")]
             Self::UpdateFeatures(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-envelope")]
             Self::Envelope(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-fetch-snapshot")]
             Self::FetchSnapshot(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-cluster")]
             Self::DescribeCluster(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-producers")]
             Self::DescribeProducers(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-broker-registration")]
             Self::BrokerRegistration(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-broker-heartbeat")]
             Self::BrokerHeartbeat(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-unregister-broker")]
             Self::UnregisterBroker(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-transactions")]
             Self::DescribeTransactions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-list-transactions")]
             Self::ListTransactions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-allocate-producer-ids")]
             Self::AllocateProducerIds(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             Self::ConsumerGroupHeartbeat(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-consumer-group-describe")]
             Self::ConsumerGroupDescribe(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-controller-registration")]
             Self::ControllerRegistration(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             Self::GetTelemetrySubscriptions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-push-telemetry")]
             Self::PushTelemetry(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             Self::AssignReplicasToDirs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-list-config-resources")]
             Self::ListConfigResources(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-topic-partitions")]
             Self::DescribeTopicPartitions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-share-group-heartbeat")]
             Self::ShareGroupHeartbeat(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-share-group-describe")]
             Self::ShareGroupDescribe(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-share-fetch")]
             Self::ShareFetch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-share-acknowledge")]
             Self::ShareAcknowledge(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-add-raft-voter")]
             Self::AddRaftVoter(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-remove-raft-voter")]
             Self::RemoveRaftVoter(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-update-raft-voter")]
             Self::UpdateRaftVoter(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-initialize-share-group-state")]
             Self::InitializeShareGroupState(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-read-share-group-state")]
             Self::ReadShareGroupState(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-write-share-group-state")]
             Self::WriteShareGroupState(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-share-group-state")]
             Self::DeleteShareGroupState(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-read-share-group-state-summary")]
             Self::ReadShareGroupStateSummary(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-streams-group-heartbeat")]
             Self::StreamsGroupHeartbeat(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-streams-group-describe")]
             Self::StreamsGroupDescribe(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-share-group-offsets")]
             Self::DescribeShareGroupOffsets(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-share-group-offsets")]
             Self::AlterShareGroupOffsets(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-share-group-offsets")]
             Self::DeleteShareGroupOffsets(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             Self::StreamsGroupTopologyDescriptionUpdate(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-unregister-controller")]
             Self::UnregisterController(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-mirrors")]
             Self::DescribeMirrors(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-bump-leader-epochs")]
             Self::BumpLeaderEpochs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(m) => rt::Message::encoded_len(m, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Encodes at `version` into `sink`.
     pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "api-produce")]
             Self::Produce(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-fetch")]
             Self::Fetch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-list-offsets")]
             Self::ListOffsets(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-metadata")]
             Self::Metadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-leader-and-isr")]
             Self::LeaderAndIsr(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-stop-replica")]
             Self::StopReplica(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-update-metadata")]
             Self::UpdateMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-controlled-shutdown")]
             Self::ControlledShutdown(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-offset-commit")]
             Self::OffsetCommit(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-offset-fetch")]
             Self::OffsetFetch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-find-coordinator")]
             Self::FindCoordinator(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-join-group")]
             Self::JoinGroup(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-heartbeat")]
             Self::Heartbeat(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-leave-group")]
             Self::LeaveGroup(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-sync-group")]
             Self::SyncGroup(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-groups")]
             Self::DescribeGroups(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-list-groups")]
             Self::ListGroups(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-sasl-handshake")]
             Self::SaslHandshake(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-api-versions")]
             Self::ApiVersions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-create-topics")]
             Self::CreateTopics(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-topics")]
             Self::DeleteTopics(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-records")]
             Self::DeleteRecords(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-init-producer-id")]
             Self::InitProducerId(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             Self::OffsetForLeaderEpoch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-add-partitions-to-txn")]
             Self::AddPartitionsToTxn(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-add-offsets-to-txn")]
             Self::AddOffsetsToTxn(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-end-txn")]
             Self::EndTxn(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-write-txn-markers")]
             Self::WriteTxnMarkers(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-txn-offset-commit")]
             Self::TxnOffsetCommit(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-acls")]
             Self::DescribeAcls(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-create-acls")]
             Self::CreateAcls(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-acls")]
             Self::DeleteAcls(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-configs")]
             Self::DescribeConfigs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-configs")]
             Self::AlterConfigs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             Self::AlterReplicaLogDirs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-log-dirs")]
             Self::DescribeLogDirs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-sasl-authenticate")]
             Self::SaslAuthenticate(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-create-partitions")]
             Self::CreatePartitions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-create-delegation-token")]
             Self::CreateDelegationToken(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-renew-delegation-token")]
             Self::RenewDelegationToken(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-expire-delegation-token")]
             Self::ExpireDelegationToken(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-delegation-token")]
             Self::DescribeDelegationToken(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-groups")]
             Self::DeleteGroups(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-elect-leaders")]
             Self::ElectLeaders(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-incremental-alter-configs")]
             Self::IncrementalAlterConfigs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-partition-reassignments")]
             Self::AlterPartitionReassignments(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-list-partition-reassignments")]
             Self::ListPartitionReassignments(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-offset-delete")]
             Self::OffsetDelete(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-client-quotas")]
             Self::DescribeClientQuotas(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-client-quotas")]
             Self::AlterClientQuotas(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             Self::DescribeUserScramCredentials(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             Self::AlterUserScramCredentials(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-vote")]
             Self::Vote(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-begin-quorum-epoch")]
             Self::BeginQuorumEpoch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-end-quorum-epoch")]
             Self::EndQuorumEpoch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-quorum")]
             Self::DescribeQuorum(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-partition")]
             Self::AlterPartition(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-update-features")]
             Self::UpdateFeatures(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-envelope")]
             Self::Envelope(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-fetch-snapshot")]
             Self::FetchSnapshot(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-cluster")]
             Self::DescribeCluster(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-producers")]
             Self::DescribeProducers(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-broker-registration")]
             Self::BrokerRegistration(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-broker-heartbeat")]
             Self::BrokerHeartbeat(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-unregister-broker")]
             Self::UnregisterBroker(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-transactions")]
             Self::DescribeTransactions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-list-transactions")]
             Self::ListTransactions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-allocate-producer-ids")]
             Self::AllocateProducerIds(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             Self::ConsumerGroupHeartbeat(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-consumer-group-describe")]
             Self::ConsumerGroupDescribe(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-controller-registration")]
             Self::ControllerRegistration(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             Self::GetTelemetrySubscriptions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-push-telemetry")]
             Self::PushTelemetry(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             Self::AssignReplicasToDirs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-list-config-resources")]
             Self::ListConfigResources(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-topic-partitions")]
             Self::DescribeTopicPartitions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-share-group-heartbeat")]
             Self::ShareGroupHeartbeat(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-share-group-describe")]
             Self::ShareGroupDescribe(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-share-fetch")]
             Self::ShareFetch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-share-acknowledge")]
             Self::ShareAcknowledge(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-add-raft-voter")]
             Self::AddRaftVoter(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-remove-raft-voter")]
             Self::RemoveRaftVoter(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-update-raft-voter")]
             Self::UpdateRaftVoter(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-initialize-share-group-state")]
             Self::InitializeShareGroupState(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-read-share-group-state")]
             Self::ReadShareGroupState(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-write-share-group-state")]
             Self::WriteShareGroupState(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-share-group-state")]
             Self::DeleteShareGroupState(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-read-share-group-state-summary")]
             Self::ReadShareGroupStateSummary(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-streams-group-heartbeat")]
             Self::StreamsGroupHeartbeat(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-streams-group-describe")]
             Self::StreamsGroupDescribe(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-share-group-offsets")]
             Self::DescribeShareGroupOffsets(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-share-group-offsets")]
             Self::AlterShareGroupOffsets(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-share-group-offsets")]
             Self::DeleteShareGroupOffsets(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             Self::StreamsGroupTopologyDescriptionUpdate(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-unregister-controller")]
             Self::UnregisterController(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-mirrors")]
             Self::DescribeMirrors(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-bump-leader-epochs")]
             Self::BumpLeaderEpochs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(m) => rt::Message::encode(m, sink, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 }
 
 /// A response body of any API.
+///
+/// A variant exists when the feature that compiles its message is enabled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ResponseBody<'a> {
-    /// [`messages::ProduceResponse`].
+    /// [`messages::ProduceResponse`] (feature `api-produce`).
+    #[cfg(feature = "api-produce")]
     Produce(messages::ProduceResponse<'a>),
-    /// [`messages::FetchResponse`].
+    /// [`messages::FetchResponse`] (feature `api-fetch`).
+    #[cfg(feature = "api-fetch")]
     Fetch(messages::FetchResponse<'a>),
-    /// [`messages::ListOffsetsResponse`].
+    /// [`messages::ListOffsetsResponse`] (feature `api-list-offsets`).
+    #[cfg(feature = "api-list-offsets")]
     ListOffsets(messages::ListOffsetsResponse<'a>),
-    /// [`messages::MetadataResponse`].
+    /// [`messages::MetadataResponse`] (feature `api-metadata`).
+    #[cfg(feature = "api-metadata")]
     Metadata(messages::MetadataResponse<'a>),
-    /// [`messages::LeaderAndIsrResponse`].
+    /// [`messages::LeaderAndIsrResponse`] (feature `api-leader-and-isr`).
+    #[cfg(feature = "api-leader-and-isr")]
     LeaderAndIsr(messages::LeaderAndIsrResponse<'a>),
-    /// [`messages::StopReplicaResponse`].
+    /// [`messages::StopReplicaResponse`] (feature `api-stop-replica`).
+    #[cfg(feature = "api-stop-replica")]
     StopReplica(messages::StopReplicaResponse<'a>),
-    /// [`messages::UpdateMetadataResponse`].
+    /// [`messages::UpdateMetadataResponse`] (feature `api-update-metadata`).
+    #[cfg(feature = "api-update-metadata")]
     UpdateMetadata(messages::UpdateMetadataResponse<'a>),
-    /// [`messages::ControlledShutdownResponse`].
+    /// [`messages::ControlledShutdownResponse`] (feature `api-controlled-shutdown`).
+    #[cfg(feature = "api-controlled-shutdown")]
     ControlledShutdown(messages::ControlledShutdownResponse<'a>),
-    /// [`messages::OffsetCommitResponse`].
+    /// [`messages::OffsetCommitResponse`] (feature `api-offset-commit`).
+    #[cfg(feature = "api-offset-commit")]
     OffsetCommit(messages::OffsetCommitResponse<'a>),
-    /// [`messages::OffsetFetchResponse`].
+    /// [`messages::OffsetFetchResponse`] (feature `api-offset-fetch`).
+    #[cfg(feature = "api-offset-fetch")]
     OffsetFetch(messages::OffsetFetchResponse<'a>),
-    /// [`messages::FindCoordinatorResponse`].
+    /// [`messages::FindCoordinatorResponse`] (feature `api-find-coordinator`).
+    #[cfg(feature = "api-find-coordinator")]
     FindCoordinator(messages::FindCoordinatorResponse<'a>),
-    /// [`messages::JoinGroupResponse`].
+    /// [`messages::JoinGroupResponse`] (feature `api-join-group`).
+    #[cfg(feature = "api-join-group")]
     JoinGroup(messages::JoinGroupResponse<'a>),
-    /// [`messages::HeartbeatResponse`].
+    /// [`messages::HeartbeatResponse`] (feature `api-heartbeat`).
+    #[cfg(feature = "api-heartbeat")]
     Heartbeat(messages::HeartbeatResponse<'a>),
-    /// [`messages::LeaveGroupResponse`].
+    /// [`messages::LeaveGroupResponse`] (feature `api-leave-group`).
+    #[cfg(feature = "api-leave-group")]
     LeaveGroup(messages::LeaveGroupResponse<'a>),
-    /// [`messages::SyncGroupResponse`].
+    /// [`messages::SyncGroupResponse`] (feature `api-sync-group`).
+    #[cfg(feature = "api-sync-group")]
     SyncGroup(messages::SyncGroupResponse<'a>),
-    /// [`messages::DescribeGroupsResponse`].
+    /// [`messages::DescribeGroupsResponse`] (feature `api-describe-groups`).
+    #[cfg(feature = "api-describe-groups")]
     DescribeGroups(messages::DescribeGroupsResponse<'a>),
-    /// [`messages::ListGroupsResponse`].
+    /// [`messages::ListGroupsResponse`] (feature `api-list-groups`).
+    #[cfg(feature = "api-list-groups")]
     ListGroups(messages::ListGroupsResponse<'a>),
-    /// [`messages::SaslHandshakeResponse`].
+    /// [`messages::SaslHandshakeResponse`] (feature `api-sasl-handshake`).
+    #[cfg(feature = "api-sasl-handshake")]
     SaslHandshake(messages::SaslHandshakeResponse<'a>),
-    /// [`messages::ApiVersionsResponse`].
+    /// [`messages::ApiVersionsResponse`] (feature `api-api-versions`).
+    #[cfg(feature = "api-api-versions")]
     ApiVersions(messages::ApiVersionsResponse<'a>),
-    /// [`messages::CreateTopicsResponse`].
+    /// [`messages::CreateTopicsResponse`] (feature `api-create-topics`).
+    #[cfg(feature = "api-create-topics")]
     CreateTopics(messages::CreateTopicsResponse<'a>),
-    /// [`messages::DeleteTopicsResponse`].
+    /// [`messages::DeleteTopicsResponse`] (feature `api-delete-topics`).
+    #[cfg(feature = "api-delete-topics")]
     DeleteTopics(messages::DeleteTopicsResponse<'a>),
-    /// [`messages::DeleteRecordsResponse`].
+    /// [`messages::DeleteRecordsResponse`] (feature `api-delete-records`).
+    #[cfg(feature = "api-delete-records")]
     DeleteRecords(messages::DeleteRecordsResponse<'a>),
-    /// [`messages::InitProducerIdResponse`].
+    /// [`messages::InitProducerIdResponse`] (feature `api-init-producer-id`).
+    #[cfg(feature = "api-init-producer-id")]
     InitProducerId(messages::InitProducerIdResponse<'a>),
-    /// [`messages::OffsetForLeaderEpochResponse`].
+    /// [`messages::OffsetForLeaderEpochResponse`] (feature `api-offset-for-leader-epoch`).
+    #[cfg(feature = "api-offset-for-leader-epoch")]
     OffsetForLeaderEpoch(messages::OffsetForLeaderEpochResponse<'a>),
-    /// [`messages::AddPartitionsToTxnResponse`].
+    /// [`messages::AddPartitionsToTxnResponse`] (feature `api-add-partitions-to-txn`).
+    #[cfg(feature = "api-add-partitions-to-txn")]
     AddPartitionsToTxn(messages::AddPartitionsToTxnResponse<'a>),
-    /// [`messages::AddOffsetsToTxnResponse`].
+    /// [`messages::AddOffsetsToTxnResponse`] (feature `api-add-offsets-to-txn`).
+    #[cfg(feature = "api-add-offsets-to-txn")]
     AddOffsetsToTxn(messages::AddOffsetsToTxnResponse<'a>),
-    /// [`messages::EndTxnResponse`].
+    /// [`messages::EndTxnResponse`] (feature `api-end-txn`).
+    #[cfg(feature = "api-end-txn")]
     EndTxn(messages::EndTxnResponse<'a>),
-    /// [`messages::WriteTxnMarkersResponse`].
+    /// [`messages::WriteTxnMarkersResponse`] (feature `api-write-txn-markers`).
+    #[cfg(feature = "api-write-txn-markers")]
     WriteTxnMarkers(messages::WriteTxnMarkersResponse<'a>),
-    /// [`messages::TxnOffsetCommitResponse`].
+    /// [`messages::TxnOffsetCommitResponse`] (feature `api-txn-offset-commit`).
+    #[cfg(feature = "api-txn-offset-commit")]
     TxnOffsetCommit(messages::TxnOffsetCommitResponse<'a>),
-    /// [`messages::DescribeAclsResponse`].
+    /// [`messages::DescribeAclsResponse`] (feature `api-describe-acls`).
+    #[cfg(feature = "api-describe-acls")]
     DescribeAcls(messages::DescribeAclsResponse<'a>),
-    /// [`messages::CreateAclsResponse`].
+    /// [`messages::CreateAclsResponse`] (feature `api-create-acls`).
+    #[cfg(feature = "api-create-acls")]
     CreateAcls(messages::CreateAclsResponse<'a>),
-    /// [`messages::DeleteAclsResponse`].
+    /// [`messages::DeleteAclsResponse`] (feature `api-delete-acls`).
+    #[cfg(feature = "api-delete-acls")]
     DeleteAcls(messages::DeleteAclsResponse<'a>),
-    /// [`messages::DescribeConfigsResponse`].
+    /// [`messages::DescribeConfigsResponse`] (feature `api-describe-configs`).
+    #[cfg(feature = "api-describe-configs")]
     DescribeConfigs(messages::DescribeConfigsResponse<'a>),
-    /// [`messages::AlterConfigsResponse`].
+    /// [`messages::AlterConfigsResponse`] (feature `api-alter-configs`).
+    #[cfg(feature = "api-alter-configs")]
     AlterConfigs(messages::AlterConfigsResponse<'a>),
-    /// [`messages::AlterReplicaLogDirsResponse`].
+    /// [`messages::AlterReplicaLogDirsResponse`] (feature `api-alter-replica-log-dirs`).
+    #[cfg(feature = "api-alter-replica-log-dirs")]
     AlterReplicaLogDirs(messages::AlterReplicaLogDirsResponse<'a>),
-    /// [`messages::DescribeLogDirsResponse`].
+    /// [`messages::DescribeLogDirsResponse`] (feature `api-describe-log-dirs`).
+    #[cfg(feature = "api-describe-log-dirs")]
     DescribeLogDirs(messages::DescribeLogDirsResponse<'a>),
-    /// [`messages::SaslAuthenticateResponse`].
+    /// [`messages::SaslAuthenticateResponse`] (feature `api-sasl-authenticate`).
+    #[cfg(feature = "api-sasl-authenticate")]
     SaslAuthenticate(messages::SaslAuthenticateResponse<'a>),
-    /// [`messages::CreatePartitionsResponse`].
+    /// [`messages::CreatePartitionsResponse`] (feature `api-create-partitions`).
+    #[cfg(feature = "api-create-partitions")]
     CreatePartitions(messages::CreatePartitionsResponse<'a>),
-    /// [`messages::CreateDelegationTokenResponse`].
+    /// [`messages::CreateDelegationTokenResponse`] (feature `api-create-delegation-token`).
+    #[cfg(feature = "api-create-delegation-token")]
     CreateDelegationToken(messages::CreateDelegationTokenResponse<'a>),
-    /// [`messages::RenewDelegationTokenResponse`].
+    /// [`messages::RenewDelegationTokenResponse`] (feature `api-renew-delegation-token`).
+    #[cfg(feature = "api-renew-delegation-token")]
     RenewDelegationToken(messages::RenewDelegationTokenResponse<'a>),
-    /// [`messages::ExpireDelegationTokenResponse`].
+    /// [`messages::ExpireDelegationTokenResponse`] (feature `api-expire-delegation-token`).
+    #[cfg(feature = "api-expire-delegation-token")]
     ExpireDelegationToken(messages::ExpireDelegationTokenResponse<'a>),
-    /// [`messages::DescribeDelegationTokenResponse`].
+    /// [`messages::DescribeDelegationTokenResponse`] (feature `api-describe-delegation-token`).
+    #[cfg(feature = "api-describe-delegation-token")]
     DescribeDelegationToken(messages::DescribeDelegationTokenResponse<'a>),
-    /// [`messages::DeleteGroupsResponse`].
+    /// [`messages::DeleteGroupsResponse`] (feature `api-delete-groups`).
+    #[cfg(feature = "api-delete-groups")]
     DeleteGroups(messages::DeleteGroupsResponse<'a>),
-    /// [`messages::ElectLeadersResponse`].
+    /// [`messages::ElectLeadersResponse`] (feature `api-elect-leaders`).
+    #[cfg(feature = "api-elect-leaders")]
     ElectLeaders(messages::ElectLeadersResponse<'a>),
-    /// [`messages::IncrementalAlterConfigsResponse`].
+    /// [`messages::IncrementalAlterConfigsResponse`] (feature `api-incremental-alter-configs`).
+    #[cfg(feature = "api-incremental-alter-configs")]
     IncrementalAlterConfigs(messages::IncrementalAlterConfigsResponse<'a>),
-    /// [`messages::AlterPartitionReassignmentsResponse`].
+    /// [`messages::AlterPartitionReassignmentsResponse`] (feature `api-alter-partition-reassignments`).
+    #[cfg(feature = "api-alter-partition-reassignments")]
     AlterPartitionReassignments(messages::AlterPartitionReassignmentsResponse<'a>),
-    /// [`messages::ListPartitionReassignmentsResponse`].
+    /// [`messages::ListPartitionReassignmentsResponse`] (feature `api-list-partition-reassignments`).
+    #[cfg(feature = "api-list-partition-reassignments")]
     ListPartitionReassignments(messages::ListPartitionReassignmentsResponse<'a>),
-    /// [`messages::OffsetDeleteResponse`].
+    /// [`messages::OffsetDeleteResponse`] (feature `api-offset-delete`).
+    #[cfg(feature = "api-offset-delete")]
     OffsetDelete(messages::OffsetDeleteResponse<'a>),
-    /// [`messages::DescribeClientQuotasResponse`].
+    /// [`messages::DescribeClientQuotasResponse`] (feature `api-describe-client-quotas`).
+    #[cfg(feature = "api-describe-client-quotas")]
     DescribeClientQuotas(messages::DescribeClientQuotasResponse<'a>),
-    /// [`messages::AlterClientQuotasResponse`].
+    /// [`messages::AlterClientQuotasResponse`] (feature `api-alter-client-quotas`).
+    #[cfg(feature = "api-alter-client-quotas")]
     AlterClientQuotas(messages::AlterClientQuotasResponse<'a>),
-    /// [`messages::DescribeUserScramCredentialsResponse`].
+    /// [`messages::DescribeUserScramCredentialsResponse`] (feature `api-describe-user-scram-credentials`).
+    #[cfg(feature = "api-describe-user-scram-credentials")]
     DescribeUserScramCredentials(messages::DescribeUserScramCredentialsResponse<'a>),
-    /// [`messages::AlterUserScramCredentialsResponse`].
+    /// [`messages::AlterUserScramCredentialsResponse`] (feature `api-alter-user-scram-credentials`).
+    #[cfg(feature = "api-alter-user-scram-credentials")]
     AlterUserScramCredentials(messages::AlterUserScramCredentialsResponse<'a>),
-    /// [`messages::VoteResponse`].
+    /// [`messages::VoteResponse`] (feature `api-vote`).
+    #[cfg(feature = "api-vote")]
     Vote(messages::VoteResponse<'a>),
-    /// [`messages::BeginQuorumEpochResponse`].
+    /// [`messages::BeginQuorumEpochResponse`] (feature `api-begin-quorum-epoch`).
+    #[cfg(feature = "api-begin-quorum-epoch")]
     BeginQuorumEpoch(messages::BeginQuorumEpochResponse<'a>),
-    /// [`messages::EndQuorumEpochResponse`].
+    /// [`messages::EndQuorumEpochResponse`] (feature `api-end-quorum-epoch`).
+    #[cfg(feature = "api-end-quorum-epoch")]
     EndQuorumEpoch(messages::EndQuorumEpochResponse<'a>),
-    /// [`messages::DescribeQuorumResponse`].
+    /// [`messages::DescribeQuorumResponse`] (feature `api-describe-quorum`).
+    #[cfg(feature = "api-describe-quorum")]
     DescribeQuorum(messages::DescribeQuorumResponse<'a>),
-    /// [`messages::AlterPartitionResponse`].
+    /// [`messages::AlterPartitionResponse`] (feature `api-alter-partition`).
+    #[cfg(feature = "api-alter-partition")]
     AlterPartition(messages::AlterPartitionResponse<'a>),
-    /// [`messages::UpdateFeaturesResponse`].
+    /// [`messages::UpdateFeaturesResponse`] (feature `api-update-features`).
+    #[cfg(feature = "api-update-features")]
     UpdateFeatures(messages::UpdateFeaturesResponse<'a>),
-    /// [`messages::EnvelopeResponse`].
+    /// [`messages::EnvelopeResponse`] (feature `api-envelope`).
+    #[cfg(feature = "api-envelope")]
     Envelope(messages::EnvelopeResponse<'a>),
-    /// [`messages::FetchSnapshotResponse`].
+    /// [`messages::FetchSnapshotResponse`] (feature `api-fetch-snapshot`).
+    #[cfg(feature = "api-fetch-snapshot")]
     FetchSnapshot(messages::FetchSnapshotResponse<'a>),
-    /// [`messages::DescribeClusterResponse`].
+    /// [`messages::DescribeClusterResponse`] (feature `api-describe-cluster`).
+    #[cfg(feature = "api-describe-cluster")]
     DescribeCluster(messages::DescribeClusterResponse<'a>),
-    /// [`messages::DescribeProducersResponse`].
+    /// [`messages::DescribeProducersResponse`] (feature `api-describe-producers`).
+    #[cfg(feature = "api-describe-producers")]
     DescribeProducers(messages::DescribeProducersResponse<'a>),
-    /// [`messages::BrokerRegistrationResponse`].
+    /// [`messages::BrokerRegistrationResponse`] (feature `api-broker-registration`).
+    #[cfg(feature = "api-broker-registration")]
     BrokerRegistration(messages::BrokerRegistrationResponse<'a>),
-    /// [`messages::BrokerHeartbeatResponse`].
+    /// [`messages::BrokerHeartbeatResponse`] (feature `api-broker-heartbeat`).
+    #[cfg(feature = "api-broker-heartbeat")]
     BrokerHeartbeat(messages::BrokerHeartbeatResponse<'a>),
-    /// [`messages::UnregisterBrokerResponse`].
+    /// [`messages::UnregisterBrokerResponse`] (feature `api-unregister-broker`).
+    #[cfg(feature = "api-unregister-broker")]
     UnregisterBroker(messages::UnregisterBrokerResponse<'a>),
-    /// [`messages::DescribeTransactionsResponse`].
+    /// [`messages::DescribeTransactionsResponse`] (feature `api-describe-transactions`).
+    #[cfg(feature = "api-describe-transactions")]
     DescribeTransactions(messages::DescribeTransactionsResponse<'a>),
-    /// [`messages::ListTransactionsResponse`].
+    /// [`messages::ListTransactionsResponse`] (feature `api-list-transactions`).
+    #[cfg(feature = "api-list-transactions")]
     ListTransactions(messages::ListTransactionsResponse<'a>),
-    /// [`messages::AllocateProducerIdsResponse`].
+    /// [`messages::AllocateProducerIdsResponse`] (feature `api-allocate-producer-ids`).
+    #[cfg(feature = "api-allocate-producer-ids")]
     AllocateProducerIds(messages::AllocateProducerIdsResponse<'a>),
-    /// [`messages::ConsumerGroupHeartbeatResponse`].
+    /// [`messages::ConsumerGroupHeartbeatResponse`] (feature `api-consumer-group-heartbeat`).
+    #[cfg(feature = "api-consumer-group-heartbeat")]
     ConsumerGroupHeartbeat(messages::ConsumerGroupHeartbeatResponse<'a>),
-    /// [`messages::ConsumerGroupDescribeResponse`].
+    /// [`messages::ConsumerGroupDescribeResponse`] (feature `api-consumer-group-describe`).
+    #[cfg(feature = "api-consumer-group-describe")]
     ConsumerGroupDescribe(messages::ConsumerGroupDescribeResponse<'a>),
-    /// [`messages::ControllerRegistrationResponse`].
+    /// [`messages::ControllerRegistrationResponse`] (feature `api-controller-registration`).
+    #[cfg(feature = "api-controller-registration")]
     ControllerRegistration(messages::ControllerRegistrationResponse<'a>),
-    /// [`messages::GetTelemetrySubscriptionsResponse`].
+    /// [`messages::GetTelemetrySubscriptionsResponse`] (feature `api-get-telemetry-subscriptions`).
+    #[cfg(feature = "api-get-telemetry-subscriptions")]
     GetTelemetrySubscriptions(messages::GetTelemetrySubscriptionsResponse<'a>),
-    /// [`messages::PushTelemetryResponse`].
+    /// [`messages::PushTelemetryResponse`] (feature `api-push-telemetry`).
+    #[cfg(feature = "api-push-telemetry")]
     PushTelemetry(messages::PushTelemetryResponse<'a>),
-    /// [`messages::AssignReplicasToDirsResponse`].
+    /// [`messages::AssignReplicasToDirsResponse`] (feature `api-assign-replicas-to-dirs`).
+    #[cfg(feature = "api-assign-replicas-to-dirs")]
     AssignReplicasToDirs(messages::AssignReplicasToDirsResponse<'a>),
-    /// [`messages::ListConfigResourcesResponse`].
+    /// [`messages::ListConfigResourcesResponse`] (feature `api-list-config-resources`).
+    #[cfg(feature = "api-list-config-resources")]
     ListConfigResources(messages::ListConfigResourcesResponse<'a>),
-    /// [`messages::DescribeTopicPartitionsResponse`].
+    /// [`messages::DescribeTopicPartitionsResponse`] (feature `api-describe-topic-partitions`).
+    #[cfg(feature = "api-describe-topic-partitions")]
     DescribeTopicPartitions(messages::DescribeTopicPartitionsResponse<'a>),
-    /// [`messages::ShareGroupHeartbeatResponse`].
+    /// [`messages::ShareGroupHeartbeatResponse`] (feature `api-share-group-heartbeat`).
+    #[cfg(feature = "api-share-group-heartbeat")]
     ShareGroupHeartbeat(messages::ShareGroupHeartbeatResponse<'a>),
-    /// [`messages::ShareGroupDescribeResponse`].
+    /// [`messages::ShareGroupDescribeResponse`] (feature `api-share-group-describe`).
+    #[cfg(feature = "api-share-group-describe")]
     ShareGroupDescribe(messages::ShareGroupDescribeResponse<'a>),
-    /// [`messages::ShareFetchResponse`].
+    /// [`messages::ShareFetchResponse`] (feature `api-share-fetch`).
+    #[cfg(feature = "api-share-fetch")]
     ShareFetch(messages::ShareFetchResponse<'a>),
-    /// [`messages::ShareAcknowledgeResponse`].
+    /// [`messages::ShareAcknowledgeResponse`] (feature `api-share-acknowledge`).
+    #[cfg(feature = "api-share-acknowledge")]
     ShareAcknowledge(messages::ShareAcknowledgeResponse<'a>),
-    /// [`messages::AddRaftVoterResponse`].
+    /// [`messages::AddRaftVoterResponse`] (feature `api-add-raft-voter`).
+    #[cfg(feature = "api-add-raft-voter")]
     AddRaftVoter(messages::AddRaftVoterResponse<'a>),
-    /// [`messages::RemoveRaftVoterResponse`].
+    /// [`messages::RemoveRaftVoterResponse`] (feature `api-remove-raft-voter`).
+    #[cfg(feature = "api-remove-raft-voter")]
     RemoveRaftVoter(messages::RemoveRaftVoterResponse<'a>),
-    /// [`messages::UpdateRaftVoterResponse`].
+    /// [`messages::UpdateRaftVoterResponse`] (feature `api-update-raft-voter`).
+    #[cfg(feature = "api-update-raft-voter")]
     UpdateRaftVoter(messages::UpdateRaftVoterResponse<'a>),
-    /// [`messages::InitializeShareGroupStateResponse`].
+    /// [`messages::InitializeShareGroupStateResponse`] (feature `api-initialize-share-group-state`).
+    #[cfg(feature = "api-initialize-share-group-state")]
     InitializeShareGroupState(messages::InitializeShareGroupStateResponse<'a>),
-    /// [`messages::ReadShareGroupStateResponse`].
+    /// [`messages::ReadShareGroupStateResponse`] (feature `api-read-share-group-state`).
+    #[cfg(feature = "api-read-share-group-state")]
     ReadShareGroupState(messages::ReadShareGroupStateResponse<'a>),
-    /// [`messages::WriteShareGroupStateResponse`].
+    /// [`messages::WriteShareGroupStateResponse`] (feature `api-write-share-group-state`).
+    #[cfg(feature = "api-write-share-group-state")]
     WriteShareGroupState(messages::WriteShareGroupStateResponse<'a>),
-    /// [`messages::DeleteShareGroupStateResponse`].
+    /// [`messages::DeleteShareGroupStateResponse`] (feature `api-delete-share-group-state`).
+    #[cfg(feature = "api-delete-share-group-state")]
     DeleteShareGroupState(messages::DeleteShareGroupStateResponse<'a>),
-    /// [`messages::ReadShareGroupStateSummaryResponse`].
+    /// [`messages::ReadShareGroupStateSummaryResponse`] (feature `api-read-share-group-state-summary`).
+    #[cfg(feature = "api-read-share-group-state-summary")]
     ReadShareGroupStateSummary(messages::ReadShareGroupStateSummaryResponse<'a>),
-    /// [`messages::StreamsGroupHeartbeatResponse`].
+    /// [`messages::StreamsGroupHeartbeatResponse`] (feature `api-streams-group-heartbeat`).
+    #[cfg(feature = "api-streams-group-heartbeat")]
     StreamsGroupHeartbeat(messages::StreamsGroupHeartbeatResponse<'a>),
-    /// [`messages::StreamsGroupDescribeResponse`].
+    /// [`messages::StreamsGroupDescribeResponse`] (feature `api-streams-group-describe`).
+    #[cfg(feature = "api-streams-group-describe")]
     StreamsGroupDescribe(messages::StreamsGroupDescribeResponse<'a>),
-    /// [`messages::DescribeShareGroupOffsetsResponse`].
+    /// [`messages::DescribeShareGroupOffsetsResponse`] (feature `api-describe-share-group-offsets`).
+    #[cfg(feature = "api-describe-share-group-offsets")]
     DescribeShareGroupOffsets(messages::DescribeShareGroupOffsetsResponse<'a>),
-    /// [`messages::AlterShareGroupOffsetsResponse`].
+    /// [`messages::AlterShareGroupOffsetsResponse`] (feature `api-alter-share-group-offsets`).
+    #[cfg(feature = "api-alter-share-group-offsets")]
     AlterShareGroupOffsets(messages::AlterShareGroupOffsetsResponse<'a>),
-    /// [`messages::DeleteShareGroupOffsetsResponse`].
+    /// [`messages::DeleteShareGroupOffsetsResponse`] (feature `api-delete-share-group-offsets`).
+    #[cfg(feature = "api-delete-share-group-offsets")]
     DeleteShareGroupOffsets(messages::DeleteShareGroupOffsetsResponse<'a>),
-    /// [`messages::StreamsGroupTopologyDescriptionUpdateResponse`].
+    /// [`messages::StreamsGroupTopologyDescriptionUpdateResponse`] (feature `api-streams-group-topology-description-update`).
+    #[cfg(feature = "api-streams-group-topology-description-update")]
     StreamsGroupTopologyDescriptionUpdate(messages::StreamsGroupTopologyDescriptionUpdateResponse<'a>),
-    /// [`messages::UnregisterControllerResponse`].
+    /// [`messages::UnregisterControllerResponse`] (feature `api-unregister-controller`).
+    #[cfg(feature = "api-unregister-controller")]
     UnregisterController(messages::UnregisterControllerResponse<'a>),
-    /// [`messages::DescribeMirrorsResponse`] (provisional API key).
+    /// [`messages::DescribeMirrorsResponse`] (provisional API key) (feature `api-describe-mirrors`).
+    #[cfg(feature = "api-describe-mirrors")]
     DescribeMirrors(messages::DescribeMirrorsResponse<'a>),
-    /// [`messages::BumpLeaderEpochsResponse`] (provisional API key).
+    /// [`messages::BumpLeaderEpochsResponse`] (provisional API key) (feature `api-bump-leader-epochs`).
+    #[cfg(feature = "api-bump-leader-epochs")]
     BumpLeaderEpochs(messages::BumpLeaderEpochsResponse<'a>),
-    /// [`messages::ReadMirrorStatesResponse`] (provisional API key).
+    /// [`messages::ReadMirrorStatesResponse`] (provisional API key) (feature `api-read-mirror-states`).
+    #[cfg(feature = "api-read-mirror-states")]
     ReadMirrorStates(messages::ReadMirrorStatesResponse<'a>),
+    #[doc(hidden)]
+    Uninhabited(rt::Uninhabited<'a>),
 }
 
+#[allow(unused_variables)] // a build may enable none of its messages
 impl<'a> ResponseBody<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
@@ -3497,403 +6464,845 @@ impl<'a> ResponseBody<'a> {
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        Ok(match key {
-            ApiKey::Produce => {
-                let (m, r) = rt::parse_mode::<messages::ProduceResponse<'a>>(bytes, version, mode)?;
-                (Self::Produce(m), r)
-            }
+        match key {
+            #[cfg(feature = "api-produce")]
+            ApiKey::Produce => rt::parse_mode::<messages::ProduceResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::Produce(m), r)),
+            #[cfg(not(feature = "api-produce"))]
+            ApiKey::Produce => Err(rt::not_enabled("api-produce", "ProduceResponse", version)),
+            #[cfg(feature = "api-fetch")]
             ApiKey::Fetch => {
-                let (m, r) = rt::parse_mode::<messages::FetchResponse<'a>>(bytes, version, mode)?;
-                (Self::Fetch(m), r)
+                rt::parse_mode::<messages::FetchResponse<'a>>(bytes, version, mode).map(|(m, r)| (Self::Fetch(m), r))
             }
-            ApiKey::ListOffsets => {
-                let (m, r) = rt::parse_mode::<messages::ListOffsetsResponse<'a>>(bytes, version, mode)?;
-                (Self::ListOffsets(m), r)
-            }
-            ApiKey::Metadata => {
-                let (m, r) = rt::parse_mode::<messages::MetadataResponse<'a>>(bytes, version, mode)?;
-                (Self::Metadata(m), r)
-            }
-            ApiKey::LeaderAndIsr => {
-                let (m, r) = rt::parse_mode::<messages::LeaderAndIsrResponse<'a>>(bytes, version, mode)?;
-                (Self::LeaderAndIsr(m), r)
-            }
-            ApiKey::StopReplica => {
-                let (m, r) = rt::parse_mode::<messages::StopReplicaResponse<'a>>(bytes, version, mode)?;
-                (Self::StopReplica(m), r)
-            }
-            ApiKey::UpdateMetadata => {
-                let (m, r) = rt::parse_mode::<messages::UpdateMetadataResponse<'a>>(bytes, version, mode)?;
-                (Self::UpdateMetadata(m), r)
-            }
+            #[cfg(not(feature = "api-fetch"))]
+            ApiKey::Fetch => Err(rt::not_enabled("api-fetch", "FetchResponse", version)),
+            #[cfg(feature = "api-list-offsets")]
+            ApiKey::ListOffsets => rt::parse_mode::<messages::ListOffsetsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ListOffsets(m), r)),
+            #[cfg(not(feature = "api-list-offsets"))]
+            ApiKey::ListOffsets => Err(rt::not_enabled("api-list-offsets", "ListOffsetsResponse", version)),
+            #[cfg(feature = "api-metadata")]
+            ApiKey::Metadata => rt::parse_mode::<messages::MetadataResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::Metadata(m), r)),
+            #[cfg(not(feature = "api-metadata"))]
+            ApiKey::Metadata => Err(rt::not_enabled("api-metadata", "MetadataResponse", version)),
+            #[cfg(feature = "api-leader-and-isr")]
+            ApiKey::LeaderAndIsr => rt::parse_mode::<messages::LeaderAndIsrResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::LeaderAndIsr(m), r)),
+            #[cfg(not(feature = "api-leader-and-isr"))]
+            ApiKey::LeaderAndIsr => Err(rt::not_enabled("api-leader-and-isr", "LeaderAndIsrResponse", version)),
+            #[cfg(feature = "api-stop-replica")]
+            ApiKey::StopReplica => rt::parse_mode::<messages::StopReplicaResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::StopReplica(m), r)),
+            #[cfg(not(feature = "api-stop-replica"))]
+            ApiKey::StopReplica => Err(rt::not_enabled("api-stop-replica", "StopReplicaResponse", version)),
+            #[cfg(feature = "api-update-metadata")]
+            ApiKey::UpdateMetadata => rt::parse_mode::<messages::UpdateMetadataResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::UpdateMetadata(m), r)),
+            #[cfg(not(feature = "api-update-metadata"))]
+            ApiKey::UpdateMetadata => Err(rt::not_enabled(
+                "api-update-metadata",
+                "UpdateMetadataResponse",
+                version,
+            )),
+            #[cfg(feature = "api-controlled-shutdown")]
             ApiKey::ControlledShutdown => {
-                let (m, r) = rt::parse_mode::<messages::ControlledShutdownResponse<'a>>(bytes, version, mode)?;
-                (Self::ControlledShutdown(m), r)
+                rt::parse_mode::<messages::ControlledShutdownResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ControlledShutdown(m), r))
             }
-            ApiKey::OffsetCommit => {
-                let (m, r) = rt::parse_mode::<messages::OffsetCommitResponse<'a>>(bytes, version, mode)?;
-                (Self::OffsetCommit(m), r)
-            }
-            ApiKey::OffsetFetch => {
-                let (m, r) = rt::parse_mode::<messages::OffsetFetchResponse<'a>>(bytes, version, mode)?;
-                (Self::OffsetFetch(m), r)
-            }
-            ApiKey::FindCoordinator => {
-                let (m, r) = rt::parse_mode::<messages::FindCoordinatorResponse<'a>>(bytes, version, mode)?;
-                (Self::FindCoordinator(m), r)
-            }
-            ApiKey::JoinGroup => {
-                let (m, r) = rt::parse_mode::<messages::JoinGroupResponse<'a>>(bytes, version, mode)?;
-                (Self::JoinGroup(m), r)
-            }
-            ApiKey::Heartbeat => {
-                let (m, r) = rt::parse_mode::<messages::HeartbeatResponse<'a>>(bytes, version, mode)?;
-                (Self::Heartbeat(m), r)
-            }
-            ApiKey::LeaveGroup => {
-                let (m, r) = rt::parse_mode::<messages::LeaveGroupResponse<'a>>(bytes, version, mode)?;
-                (Self::LeaveGroup(m), r)
-            }
-            ApiKey::SyncGroup => {
-                let (m, r) = rt::parse_mode::<messages::SyncGroupResponse<'a>>(bytes, version, mode)?;
-                (Self::SyncGroup(m), r)
-            }
-            ApiKey::DescribeGroups => {
-                let (m, r) = rt::parse_mode::<messages::DescribeGroupsResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeGroups(m), r)
-            }
-            ApiKey::ListGroups => {
-                let (m, r) = rt::parse_mode::<messages::ListGroupsResponse<'a>>(bytes, version, mode)?;
-                (Self::ListGroups(m), r)
-            }
-            ApiKey::SaslHandshake => {
-                let (m, r) = rt::parse_mode::<messages::SaslHandshakeResponse<'a>>(bytes, version, mode)?;
-                (Self::SaslHandshake(m), r)
-            }
-            ApiKey::ApiVersions => {
-                let (m, r) = rt::parse_mode::<messages::ApiVersionsResponse<'a>>(bytes, version, mode)?;
-                (Self::ApiVersions(m), r)
-            }
-            ApiKey::CreateTopics => {
-                let (m, r) = rt::parse_mode::<messages::CreateTopicsResponse<'a>>(bytes, version, mode)?;
-                (Self::CreateTopics(m), r)
-            }
-            ApiKey::DeleteTopics => {
-                let (m, r) = rt::parse_mode::<messages::DeleteTopicsResponse<'a>>(bytes, version, mode)?;
-                (Self::DeleteTopics(m), r)
-            }
-            ApiKey::DeleteRecords => {
-                let (m, r) = rt::parse_mode::<messages::DeleteRecordsResponse<'a>>(bytes, version, mode)?;
-                (Self::DeleteRecords(m), r)
-            }
-            ApiKey::InitProducerId => {
-                let (m, r) = rt::parse_mode::<messages::InitProducerIdResponse<'a>>(bytes, version, mode)?;
-                (Self::InitProducerId(m), r)
-            }
+            #[cfg(not(feature = "api-controlled-shutdown"))]
+            ApiKey::ControlledShutdown => Err(rt::not_enabled(
+                "api-controlled-shutdown",
+                "ControlledShutdownResponse",
+                version,
+            )),
+            #[cfg(feature = "api-offset-commit")]
+            ApiKey::OffsetCommit => rt::parse_mode::<messages::OffsetCommitResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::OffsetCommit(m), r)),
+            #[cfg(not(feature = "api-offset-commit"))]
+            ApiKey::OffsetCommit => Err(rt::not_enabled("api-offset-commit", "OffsetCommitResponse", version)),
+            #[cfg(feature = "api-offset-fetch")]
+            ApiKey::OffsetFetch => rt::parse_mode::<messages::OffsetFetchResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::OffsetFetch(m), r)),
+            #[cfg(not(feature = "api-offset-fetch"))]
+            ApiKey::OffsetFetch => Err(rt::not_enabled("api-offset-fetch", "OffsetFetchResponse", version)),
+            #[cfg(feature = "api-find-coordinator")]
+            ApiKey::FindCoordinator => rt::parse_mode::<messages::FindCoordinatorResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::FindCoordinator(m), r)),
+            #[cfg(not(feature = "api-find-coordinator"))]
+            ApiKey::FindCoordinator => Err(rt::not_enabled(
+                "api-find-coordinator",
+                "FindCoordinatorResponse",
+                version,
+            )),
+            #[cfg(feature = "api-join-group")]
+            ApiKey::JoinGroup => rt::parse_mode::<messages::JoinGroupResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::JoinGroup(m), r)),
+            #[cfg(not(feature = "api-join-group"))]
+            ApiKey::JoinGroup => Err(rt::not_enabled("api-join-group", "JoinGroupResponse", version)),
+            #[cfg(feature = "api-heartbeat")]
+            ApiKey::Heartbeat => rt::parse_mode::<messages::HeartbeatResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::Heartbeat(m), r)),
+            #[cfg(not(feature = "api-heartbeat"))]
+            ApiKey::Heartbeat => Err(rt::not_enabled("api-heartbeat", "HeartbeatResponse", version)),
+            #[cfg(feature = "api-leave-group")]
+            ApiKey::LeaveGroup => rt::parse_mode::<messages::LeaveGroupResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::LeaveGroup(m), r)),
+            #[cfg(not(feature = "api-leave-group"))]
+            ApiKey::LeaveGroup => Err(rt::not_enabled("api-leave-group", "LeaveGroupResponse", version)),
+            #[cfg(feature = "api-sync-group")]
+            ApiKey::SyncGroup => rt::parse_mode::<messages::SyncGroupResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::SyncGroup(m), r)),
+            #[cfg(not(feature = "api-sync-group"))]
+            ApiKey::SyncGroup => Err(rt::not_enabled("api-sync-group", "SyncGroupResponse", version)),
+            #[cfg(feature = "api-describe-groups")]
+            ApiKey::DescribeGroups => rt::parse_mode::<messages::DescribeGroupsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeGroups(m), r)),
+            #[cfg(not(feature = "api-describe-groups"))]
+            ApiKey::DescribeGroups => Err(rt::not_enabled(
+                "api-describe-groups",
+                "DescribeGroupsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-list-groups")]
+            ApiKey::ListGroups => rt::parse_mode::<messages::ListGroupsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ListGroups(m), r)),
+            #[cfg(not(feature = "api-list-groups"))]
+            ApiKey::ListGroups => Err(rt::not_enabled("api-list-groups", "ListGroupsResponse", version)),
+            #[cfg(feature = "api-sasl-handshake")]
+            ApiKey::SaslHandshake => rt::parse_mode::<messages::SaslHandshakeResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::SaslHandshake(m), r)),
+            #[cfg(not(feature = "api-sasl-handshake"))]
+            ApiKey::SaslHandshake => Err(rt::not_enabled("api-sasl-handshake", "SaslHandshakeResponse", version)),
+            #[cfg(feature = "api-api-versions")]
+            ApiKey::ApiVersions => rt::parse_mode::<messages::ApiVersionsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ApiVersions(m), r)),
+            #[cfg(not(feature = "api-api-versions"))]
+            ApiKey::ApiVersions => Err(rt::not_enabled("api-api-versions", "ApiVersionsResponse", version)),
+            #[cfg(feature = "api-create-topics")]
+            ApiKey::CreateTopics => rt::parse_mode::<messages::CreateTopicsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::CreateTopics(m), r)),
+            #[cfg(not(feature = "api-create-topics"))]
+            ApiKey::CreateTopics => Err(rt::not_enabled("api-create-topics", "CreateTopicsResponse", version)),
+            #[cfg(feature = "api-delete-topics")]
+            ApiKey::DeleteTopics => rt::parse_mode::<messages::DeleteTopicsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DeleteTopics(m), r)),
+            #[cfg(not(feature = "api-delete-topics"))]
+            ApiKey::DeleteTopics => Err(rt::not_enabled("api-delete-topics", "DeleteTopicsResponse", version)),
+            #[cfg(feature = "api-delete-records")]
+            ApiKey::DeleteRecords => rt::parse_mode::<messages::DeleteRecordsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DeleteRecords(m), r)),
+            #[cfg(not(feature = "api-delete-records"))]
+            ApiKey::DeleteRecords => Err(rt::not_enabled("api-delete-records", "DeleteRecordsResponse", version)),
+            #[cfg(feature = "api-init-producer-id")]
+            ApiKey::InitProducerId => rt::parse_mode::<messages::InitProducerIdResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::InitProducerId(m), r)),
+            #[cfg(not(feature = "api-init-producer-id"))]
+            ApiKey::InitProducerId => Err(rt::not_enabled(
+                "api-init-producer-id",
+                "InitProducerIdResponse",
+                version,
+            )),
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             ApiKey::OffsetForLeaderEpoch => {
-                let (m, r) = rt::parse_mode::<messages::OffsetForLeaderEpochResponse<'a>>(bytes, version, mode)?;
-                (Self::OffsetForLeaderEpoch(m), r)
+                rt::parse_mode::<messages::OffsetForLeaderEpochResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::OffsetForLeaderEpoch(m), r))
             }
+            #[cfg(not(feature = "api-offset-for-leader-epoch"))]
+            ApiKey::OffsetForLeaderEpoch => Err(rt::not_enabled(
+                "api-offset-for-leader-epoch",
+                "OffsetForLeaderEpochResponse",
+                version,
+            )),
+            #[cfg(feature = "api-add-partitions-to-txn")]
             ApiKey::AddPartitionsToTxn => {
-                let (m, r) = rt::parse_mode::<messages::AddPartitionsToTxnResponse<'a>>(bytes, version, mode)?;
-                (Self::AddPartitionsToTxn(m), r)
+                rt::parse_mode::<messages::AddPartitionsToTxnResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AddPartitionsToTxn(m), r))
             }
-            ApiKey::AddOffsetsToTxn => {
-                let (m, r) = rt::parse_mode::<messages::AddOffsetsToTxnResponse<'a>>(bytes, version, mode)?;
-                (Self::AddOffsetsToTxn(m), r)
-            }
+            #[cfg(not(feature = "api-add-partitions-to-txn"))]
+            ApiKey::AddPartitionsToTxn => Err(rt::not_enabled(
+                "api-add-partitions-to-txn",
+                "AddPartitionsToTxnResponse",
+                version,
+            )),
+            #[cfg(feature = "api-add-offsets-to-txn")]
+            ApiKey::AddOffsetsToTxn => rt::parse_mode::<messages::AddOffsetsToTxnResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::AddOffsetsToTxn(m), r)),
+            #[cfg(not(feature = "api-add-offsets-to-txn"))]
+            ApiKey::AddOffsetsToTxn => Err(rt::not_enabled(
+                "api-add-offsets-to-txn",
+                "AddOffsetsToTxnResponse",
+                version,
+            )),
+            #[cfg(feature = "api-end-txn")]
             ApiKey::EndTxn => {
-                let (m, r) = rt::parse_mode::<messages::EndTxnResponse<'a>>(bytes, version, mode)?;
-                (Self::EndTxn(m), r)
+                rt::parse_mode::<messages::EndTxnResponse<'a>>(bytes, version, mode).map(|(m, r)| (Self::EndTxn(m), r))
             }
-            ApiKey::WriteTxnMarkers => {
-                let (m, r) = rt::parse_mode::<messages::WriteTxnMarkersResponse<'a>>(bytes, version, mode)?;
-                (Self::WriteTxnMarkers(m), r)
-            }
-            ApiKey::TxnOffsetCommit => {
-                let (m, r) = rt::parse_mode::<messages::TxnOffsetCommitResponse<'a>>(bytes, version, mode)?;
-                (Self::TxnOffsetCommit(m), r)
-            }
-            ApiKey::DescribeAcls => {
-                let (m, r) = rt::parse_mode::<messages::DescribeAclsResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeAcls(m), r)
-            }
-            ApiKey::CreateAcls => {
-                let (m, r) = rt::parse_mode::<messages::CreateAclsResponse<'a>>(bytes, version, mode)?;
-                (Self::CreateAcls(m), r)
-            }
-            ApiKey::DeleteAcls => {
-                let (m, r) = rt::parse_mode::<messages::DeleteAclsResponse<'a>>(bytes, version, mode)?;
-                (Self::DeleteAcls(m), r)
-            }
-            ApiKey::DescribeConfigs => {
-                let (m, r) = rt::parse_mode::<messages::DescribeConfigsResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeConfigs(m), r)
-            }
-            ApiKey::AlterConfigs => {
-                let (m, r) = rt::parse_mode::<messages::AlterConfigsResponse<'a>>(bytes, version, mode)?;
-                (Self::AlterConfigs(m), r)
-            }
+            #[cfg(not(feature = "api-end-txn"))]
+            ApiKey::EndTxn => Err(rt::not_enabled("api-end-txn", "EndTxnResponse", version)),
+            #[cfg(feature = "api-write-txn-markers")]
+            ApiKey::WriteTxnMarkers => rt::parse_mode::<messages::WriteTxnMarkersResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::WriteTxnMarkers(m), r)),
+            #[cfg(not(feature = "api-write-txn-markers"))]
+            ApiKey::WriteTxnMarkers => Err(rt::not_enabled(
+                "api-write-txn-markers",
+                "WriteTxnMarkersResponse",
+                version,
+            )),
+            #[cfg(feature = "api-txn-offset-commit")]
+            ApiKey::TxnOffsetCommit => rt::parse_mode::<messages::TxnOffsetCommitResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::TxnOffsetCommit(m), r)),
+            #[cfg(not(feature = "api-txn-offset-commit"))]
+            ApiKey::TxnOffsetCommit => Err(rt::not_enabled(
+                "api-txn-offset-commit",
+                "TxnOffsetCommitResponse",
+                version,
+            )),
+            #[cfg(feature = "api-describe-acls")]
+            ApiKey::DescribeAcls => rt::parse_mode::<messages::DescribeAclsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeAcls(m), r)),
+            #[cfg(not(feature = "api-describe-acls"))]
+            ApiKey::DescribeAcls => Err(rt::not_enabled("api-describe-acls", "DescribeAclsResponse", version)),
+            #[cfg(feature = "api-create-acls")]
+            ApiKey::CreateAcls => rt::parse_mode::<messages::CreateAclsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::CreateAcls(m), r)),
+            #[cfg(not(feature = "api-create-acls"))]
+            ApiKey::CreateAcls => Err(rt::not_enabled("api-create-acls", "CreateAclsResponse", version)),
+            #[cfg(feature = "api-delete-acls")]
+            ApiKey::DeleteAcls => rt::parse_mode::<messages::DeleteAclsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DeleteAcls(m), r)),
+            #[cfg(not(feature = "api-delete-acls"))]
+            ApiKey::DeleteAcls => Err(rt::not_enabled("api-delete-acls", "DeleteAclsResponse", version)),
+            #[cfg(feature = "api-describe-configs")]
+            ApiKey::DescribeConfigs => rt::parse_mode::<messages::DescribeConfigsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeConfigs(m), r)),
+            #[cfg(not(feature = "api-describe-configs"))]
+            ApiKey::DescribeConfigs => Err(rt::not_enabled(
+                "api-describe-configs",
+                "DescribeConfigsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-alter-configs")]
+            ApiKey::AlterConfigs => rt::parse_mode::<messages::AlterConfigsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::AlterConfigs(m), r)),
+            #[cfg(not(feature = "api-alter-configs"))]
+            ApiKey::AlterConfigs => Err(rt::not_enabled("api-alter-configs", "AlterConfigsResponse", version)),
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             ApiKey::AlterReplicaLogDirs => {
-                let (m, r) = rt::parse_mode::<messages::AlterReplicaLogDirsResponse<'a>>(bytes, version, mode)?;
-                (Self::AlterReplicaLogDirs(m), r)
+                rt::parse_mode::<messages::AlterReplicaLogDirsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AlterReplicaLogDirs(m), r))
             }
-            ApiKey::DescribeLogDirs => {
-                let (m, r) = rt::parse_mode::<messages::DescribeLogDirsResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeLogDirs(m), r)
-            }
-            ApiKey::SaslAuthenticate => {
-                let (m, r) = rt::parse_mode::<messages::SaslAuthenticateResponse<'a>>(bytes, version, mode)?;
-                (Self::SaslAuthenticate(m), r)
-            }
-            ApiKey::CreatePartitions => {
-                let (m, r) = rt::parse_mode::<messages::CreatePartitionsResponse<'a>>(bytes, version, mode)?;
-                (Self::CreatePartitions(m), r)
-            }
+            #[cfg(not(feature = "api-alter-replica-log-dirs"))]
+            ApiKey::AlterReplicaLogDirs => Err(rt::not_enabled(
+                "api-alter-replica-log-dirs",
+                "AlterReplicaLogDirsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-describe-log-dirs")]
+            ApiKey::DescribeLogDirs => rt::parse_mode::<messages::DescribeLogDirsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeLogDirs(m), r)),
+            #[cfg(not(feature = "api-describe-log-dirs"))]
+            ApiKey::DescribeLogDirs => Err(rt::not_enabled(
+                "api-describe-log-dirs",
+                "DescribeLogDirsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-sasl-authenticate")]
+            ApiKey::SaslAuthenticate => rt::parse_mode::<messages::SaslAuthenticateResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::SaslAuthenticate(m), r)),
+            #[cfg(not(feature = "api-sasl-authenticate"))]
+            ApiKey::SaslAuthenticate => Err(rt::not_enabled(
+                "api-sasl-authenticate",
+                "SaslAuthenticateResponse",
+                version,
+            )),
+            #[cfg(feature = "api-create-partitions")]
+            ApiKey::CreatePartitions => rt::parse_mode::<messages::CreatePartitionsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::CreatePartitions(m), r)),
+            #[cfg(not(feature = "api-create-partitions"))]
+            ApiKey::CreatePartitions => Err(rt::not_enabled(
+                "api-create-partitions",
+                "CreatePartitionsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-create-delegation-token")]
             ApiKey::CreateDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::CreateDelegationTokenResponse<'a>>(bytes, version, mode)?;
-                (Self::CreateDelegationToken(m), r)
+                rt::parse_mode::<messages::CreateDelegationTokenResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::CreateDelegationToken(m), r))
             }
+            #[cfg(not(feature = "api-create-delegation-token"))]
+            ApiKey::CreateDelegationToken => Err(rt::not_enabled(
+                "api-create-delegation-token",
+                "CreateDelegationTokenResponse",
+                version,
+            )),
+            #[cfg(feature = "api-renew-delegation-token")]
             ApiKey::RenewDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::RenewDelegationTokenResponse<'a>>(bytes, version, mode)?;
-                (Self::RenewDelegationToken(m), r)
+                rt::parse_mode::<messages::RenewDelegationTokenResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::RenewDelegationToken(m), r))
             }
+            #[cfg(not(feature = "api-renew-delegation-token"))]
+            ApiKey::RenewDelegationToken => Err(rt::not_enabled(
+                "api-renew-delegation-token",
+                "RenewDelegationTokenResponse",
+                version,
+            )),
+            #[cfg(feature = "api-expire-delegation-token")]
             ApiKey::ExpireDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::ExpireDelegationTokenResponse<'a>>(bytes, version, mode)?;
-                (Self::ExpireDelegationToken(m), r)
+                rt::parse_mode::<messages::ExpireDelegationTokenResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ExpireDelegationToken(m), r))
             }
+            #[cfg(not(feature = "api-expire-delegation-token"))]
+            ApiKey::ExpireDelegationToken => Err(rt::not_enabled(
+                "api-expire-delegation-token",
+                "ExpireDelegationTokenResponse",
+                version,
+            )),
+            #[cfg(feature = "api-describe-delegation-token")]
             ApiKey::DescribeDelegationToken => {
-                let (m, r) = rt::parse_mode::<messages::DescribeDelegationTokenResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeDelegationToken(m), r)
+                rt::parse_mode::<messages::DescribeDelegationTokenResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeDelegationToken(m), r))
             }
-            ApiKey::DeleteGroups => {
-                let (m, r) = rt::parse_mode::<messages::DeleteGroupsResponse<'a>>(bytes, version, mode)?;
-                (Self::DeleteGroups(m), r)
-            }
-            ApiKey::ElectLeaders => {
-                let (m, r) = rt::parse_mode::<messages::ElectLeadersResponse<'a>>(bytes, version, mode)?;
-                (Self::ElectLeaders(m), r)
-            }
+            #[cfg(not(feature = "api-describe-delegation-token"))]
+            ApiKey::DescribeDelegationToken => Err(rt::not_enabled(
+                "api-describe-delegation-token",
+                "DescribeDelegationTokenResponse",
+                version,
+            )),
+            #[cfg(feature = "api-delete-groups")]
+            ApiKey::DeleteGroups => rt::parse_mode::<messages::DeleteGroupsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DeleteGroups(m), r)),
+            #[cfg(not(feature = "api-delete-groups"))]
+            ApiKey::DeleteGroups => Err(rt::not_enabled("api-delete-groups", "DeleteGroupsResponse", version)),
+            #[cfg(feature = "api-elect-leaders")]
+            ApiKey::ElectLeaders => rt::parse_mode::<messages::ElectLeadersResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ElectLeaders(m), r)),
+            #[cfg(not(feature = "api-elect-leaders"))]
+            ApiKey::ElectLeaders => Err(rt::not_enabled("api-elect-leaders", "ElectLeadersResponse", version)),
+            #[cfg(feature = "api-incremental-alter-configs")]
             ApiKey::IncrementalAlterConfigs => {
-                let (m, r) = rt::parse_mode::<messages::IncrementalAlterConfigsResponse<'a>>(bytes, version, mode)?;
-                (Self::IncrementalAlterConfigs(m), r)
+                rt::parse_mode::<messages::IncrementalAlterConfigsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::IncrementalAlterConfigs(m), r))
             }
+            #[cfg(not(feature = "api-incremental-alter-configs"))]
+            ApiKey::IncrementalAlterConfigs => Err(rt::not_enabled(
+                "api-incremental-alter-configs",
+                "IncrementalAlterConfigsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-alter-partition-reassignments")]
             ApiKey::AlterPartitionReassignments => {
-                let (m, r) = rt::parse_mode::<messages::AlterPartitionReassignmentsResponse<'a>>(bytes, version, mode)?;
-                (Self::AlterPartitionReassignments(m), r)
+                rt::parse_mode::<messages::AlterPartitionReassignmentsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AlterPartitionReassignments(m), r))
             }
+            #[cfg(not(feature = "api-alter-partition-reassignments"))]
+            ApiKey::AlterPartitionReassignments => Err(rt::not_enabled(
+                "api-alter-partition-reassignments",
+                "AlterPartitionReassignmentsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-list-partition-reassignments")]
             ApiKey::ListPartitionReassignments => {
-                let (m, r) = rt::parse_mode::<messages::ListPartitionReassignmentsResponse<'a>>(bytes, version, mode)?;
-                (Self::ListPartitionReassignments(m), r)
+                rt::parse_mode::<messages::ListPartitionReassignmentsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ListPartitionReassignments(m), r))
             }
-            ApiKey::OffsetDelete => {
-                let (m, r) = rt::parse_mode::<messages::OffsetDeleteResponse<'a>>(bytes, version, mode)?;
-                (Self::OffsetDelete(m), r)
-            }
+            #[cfg(not(feature = "api-list-partition-reassignments"))]
+            ApiKey::ListPartitionReassignments => Err(rt::not_enabled(
+                "api-list-partition-reassignments",
+                "ListPartitionReassignmentsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-offset-delete")]
+            ApiKey::OffsetDelete => rt::parse_mode::<messages::OffsetDeleteResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::OffsetDelete(m), r)),
+            #[cfg(not(feature = "api-offset-delete"))]
+            ApiKey::OffsetDelete => Err(rt::not_enabled("api-offset-delete", "OffsetDeleteResponse", version)),
+            #[cfg(feature = "api-describe-client-quotas")]
             ApiKey::DescribeClientQuotas => {
-                let (m, r) = rt::parse_mode::<messages::DescribeClientQuotasResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeClientQuotas(m), r)
+                rt::parse_mode::<messages::DescribeClientQuotasResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeClientQuotas(m), r))
             }
+            #[cfg(not(feature = "api-describe-client-quotas"))]
+            ApiKey::DescribeClientQuotas => Err(rt::not_enabled(
+                "api-describe-client-quotas",
+                "DescribeClientQuotasResponse",
+                version,
+            )),
+            #[cfg(feature = "api-alter-client-quotas")]
             ApiKey::AlterClientQuotas => {
-                let (m, r) = rt::parse_mode::<messages::AlterClientQuotasResponse<'a>>(bytes, version, mode)?;
-                (Self::AlterClientQuotas(m), r)
+                rt::parse_mode::<messages::AlterClientQuotasResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AlterClientQuotas(m), r))
             }
+            #[cfg(not(feature = "api-alter-client-quotas"))]
+            ApiKey::AlterClientQuotas => Err(rt::not_enabled(
+                "api-alter-client-quotas",
+                "AlterClientQuotasResponse",
+                version,
+            )),
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             ApiKey::DescribeUserScramCredentials => {
-                let (m, r) =
-                    rt::parse_mode::<messages::DescribeUserScramCredentialsResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeUserScramCredentials(m), r)
+                rt::parse_mode::<messages::DescribeUserScramCredentialsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeUserScramCredentials(m), r))
             }
+            #[cfg(not(feature = "api-describe-user-scram-credentials"))]
+            ApiKey::DescribeUserScramCredentials => Err(rt::not_enabled(
+                "api-describe-user-scram-credentials",
+                "DescribeUserScramCredentialsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             ApiKey::AlterUserScramCredentials => {
-                let (m, r) = rt::parse_mode::<messages::AlterUserScramCredentialsResponse<'a>>(bytes, version, mode)?;
-                (Self::AlterUserScramCredentials(m), r)
+                rt::parse_mode::<messages::AlterUserScramCredentialsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AlterUserScramCredentials(m), r))
             }
+            #[cfg(not(feature = "api-alter-user-scram-credentials"))]
+            ApiKey::AlterUserScramCredentials => Err(rt::not_enabled(
+                "api-alter-user-scram-credentials",
+                "AlterUserScramCredentialsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-vote")]
             ApiKey::Vote => {
-                let (m, r) = rt::parse_mode::<messages::VoteResponse<'a>>(bytes, version, mode)?;
-                (Self::Vote(m), r)
+                rt::parse_mode::<messages::VoteResponse<'a>>(bytes, version, mode).map(|(m, r)| (Self::Vote(m), r))
             }
-            ApiKey::BeginQuorumEpoch => {
-                let (m, r) = rt::parse_mode::<messages::BeginQuorumEpochResponse<'a>>(bytes, version, mode)?;
-                (Self::BeginQuorumEpoch(m), r)
-            }
-            ApiKey::EndQuorumEpoch => {
-                let (m, r) = rt::parse_mode::<messages::EndQuorumEpochResponse<'a>>(bytes, version, mode)?;
-                (Self::EndQuorumEpoch(m), r)
-            }
-            ApiKey::DescribeQuorum => {
-                let (m, r) = rt::parse_mode::<messages::DescribeQuorumResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeQuorum(m), r)
-            }
-            ApiKey::AlterPartition => {
-                let (m, r) = rt::parse_mode::<messages::AlterPartitionResponse<'a>>(bytes, version, mode)?;
-                (Self::AlterPartition(m), r)
-            }
-            ApiKey::UpdateFeatures => {
-                let (m, r) = rt::parse_mode::<messages::UpdateFeaturesResponse<'a>>(bytes, version, mode)?;
-                (Self::UpdateFeatures(m), r)
-            }
-            ApiKey::Envelope => {
-                let (m, r) = rt::parse_mode::<messages::EnvelopeResponse<'a>>(bytes, version, mode)?;
-                (Self::Envelope(m), r)
-            }
-            ApiKey::FetchSnapshot => {
-                let (m, r) = rt::parse_mode::<messages::FetchSnapshotResponse<'a>>(bytes, version, mode)?;
-                (Self::FetchSnapshot(m), r)
-            }
-            ApiKey::DescribeCluster => {
-                let (m, r) = rt::parse_mode::<messages::DescribeClusterResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeCluster(m), r)
-            }
+            #[cfg(not(feature = "api-vote"))]
+            ApiKey::Vote => Err(rt::not_enabled("api-vote", "VoteResponse", version)),
+            #[cfg(feature = "api-begin-quorum-epoch")]
+            ApiKey::BeginQuorumEpoch => rt::parse_mode::<messages::BeginQuorumEpochResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::BeginQuorumEpoch(m), r)),
+            #[cfg(not(feature = "api-begin-quorum-epoch"))]
+            ApiKey::BeginQuorumEpoch => Err(rt::not_enabled(
+                "api-begin-quorum-epoch",
+                "BeginQuorumEpochResponse",
+                version,
+            )),
+            #[cfg(feature = "api-end-quorum-epoch")]
+            ApiKey::EndQuorumEpoch => rt::parse_mode::<messages::EndQuorumEpochResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::EndQuorumEpoch(m), r)),
+            #[cfg(not(feature = "api-end-quorum-epoch"))]
+            ApiKey::EndQuorumEpoch => Err(rt::not_enabled(
+                "api-end-quorum-epoch",
+                "EndQuorumEpochResponse",
+                version,
+            )),
+            #[cfg(feature = "api-describe-quorum")]
+            ApiKey::DescribeQuorum => rt::parse_mode::<messages::DescribeQuorumResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeQuorum(m), r)),
+            #[cfg(not(feature = "api-describe-quorum"))]
+            ApiKey::DescribeQuorum => Err(rt::not_enabled(
+                "api-describe-quorum",
+                "DescribeQuorumResponse",
+                version,
+            )),
+            #[cfg(feature = "api-alter-partition")]
+            ApiKey::AlterPartition => rt::parse_mode::<messages::AlterPartitionResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::AlterPartition(m), r)),
+            #[cfg(not(feature = "api-alter-partition"))]
+            ApiKey::AlterPartition => Err(rt::not_enabled(
+                "api-alter-partition",
+                "AlterPartitionResponse",
+                version,
+            )),
+            #[cfg(feature = "api-update-features")]
+            ApiKey::UpdateFeatures => rt::parse_mode::<messages::UpdateFeaturesResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::UpdateFeatures(m), r)),
+            #[cfg(not(feature = "api-update-features"))]
+            ApiKey::UpdateFeatures => Err(rt::not_enabled(
+                "api-update-features",
+                "UpdateFeaturesResponse",
+                version,
+            )),
+            #[cfg(feature = "api-envelope")]
+            ApiKey::Envelope => rt::parse_mode::<messages::EnvelopeResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::Envelope(m), r)),
+            #[cfg(not(feature = "api-envelope"))]
+            ApiKey::Envelope => Err(rt::not_enabled("api-envelope", "EnvelopeResponse", version)),
+            #[cfg(feature = "api-fetch-snapshot")]
+            ApiKey::FetchSnapshot => rt::parse_mode::<messages::FetchSnapshotResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::FetchSnapshot(m), r)),
+            #[cfg(not(feature = "api-fetch-snapshot"))]
+            ApiKey::FetchSnapshot => Err(rt::not_enabled("api-fetch-snapshot", "FetchSnapshotResponse", version)),
+            #[cfg(feature = "api-describe-cluster")]
+            ApiKey::DescribeCluster => rt::parse_mode::<messages::DescribeClusterResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeCluster(m), r)),
+            #[cfg(not(feature = "api-describe-cluster"))]
+            ApiKey::DescribeCluster => Err(rt::not_enabled(
+                "api-describe-cluster",
+                "DescribeClusterResponse",
+                version,
+            )),
+            #[cfg(feature = "api-describe-producers")]
             ApiKey::DescribeProducers => {
-                let (m, r) = rt::parse_mode::<messages::DescribeProducersResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeProducers(m), r)
+                rt::parse_mode::<messages::DescribeProducersResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeProducers(m), r))
             }
+            #[cfg(not(feature = "api-describe-producers"))]
+            ApiKey::DescribeProducers => Err(rt::not_enabled(
+                "api-describe-producers",
+                "DescribeProducersResponse",
+                version,
+            )),
+            #[cfg(feature = "api-broker-registration")]
             ApiKey::BrokerRegistration => {
-                let (m, r) = rt::parse_mode::<messages::BrokerRegistrationResponse<'a>>(bytes, version, mode)?;
-                (Self::BrokerRegistration(m), r)
+                rt::parse_mode::<messages::BrokerRegistrationResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::BrokerRegistration(m), r))
             }
-            ApiKey::BrokerHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::BrokerHeartbeatResponse<'a>>(bytes, version, mode)?;
-                (Self::BrokerHeartbeat(m), r)
-            }
-            ApiKey::UnregisterBroker => {
-                let (m, r) = rt::parse_mode::<messages::UnregisterBrokerResponse<'a>>(bytes, version, mode)?;
-                (Self::UnregisterBroker(m), r)
-            }
+            #[cfg(not(feature = "api-broker-registration"))]
+            ApiKey::BrokerRegistration => Err(rt::not_enabled(
+                "api-broker-registration",
+                "BrokerRegistrationResponse",
+                version,
+            )),
+            #[cfg(feature = "api-broker-heartbeat")]
+            ApiKey::BrokerHeartbeat => rt::parse_mode::<messages::BrokerHeartbeatResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::BrokerHeartbeat(m), r)),
+            #[cfg(not(feature = "api-broker-heartbeat"))]
+            ApiKey::BrokerHeartbeat => Err(rt::not_enabled(
+                "api-broker-heartbeat",
+                "BrokerHeartbeatResponse",
+                version,
+            )),
+            #[cfg(feature = "api-unregister-broker")]
+            ApiKey::UnregisterBroker => rt::parse_mode::<messages::UnregisterBrokerResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::UnregisterBroker(m), r)),
+            #[cfg(not(feature = "api-unregister-broker"))]
+            ApiKey::UnregisterBroker => Err(rt::not_enabled(
+                "api-unregister-broker",
+                "UnregisterBrokerResponse",
+                version,
+            )),
+            #[cfg(feature = "api-describe-transactions")]
             ApiKey::DescribeTransactions => {
-                let (m, r) = rt::parse_mode::<messages::DescribeTransactionsResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeTransactions(m), r)
+                rt::parse_mode::<messages::DescribeTransactionsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeTransactions(m), r))
             }
-            ApiKey::ListTransactions => {
-                let (m, r) = rt::parse_mode::<messages::ListTransactionsResponse<'a>>(bytes, version, mode)?;
-                (Self::ListTransactions(m), r)
-            }
+            #[cfg(not(feature = "api-describe-transactions"))]
+            ApiKey::DescribeTransactions => Err(rt::not_enabled(
+                "api-describe-transactions",
+                "DescribeTransactionsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-list-transactions")]
+            ApiKey::ListTransactions => rt::parse_mode::<messages::ListTransactionsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ListTransactions(m), r)),
+            #[cfg(not(feature = "api-list-transactions"))]
+            ApiKey::ListTransactions => Err(rt::not_enabled(
+                "api-list-transactions",
+                "ListTransactionsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-allocate-producer-ids")]
             ApiKey::AllocateProducerIds => {
-                let (m, r) = rt::parse_mode::<messages::AllocateProducerIdsResponse<'a>>(bytes, version, mode)?;
-                (Self::AllocateProducerIds(m), r)
+                rt::parse_mode::<messages::AllocateProducerIdsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AllocateProducerIds(m), r))
             }
+            #[cfg(not(feature = "api-allocate-producer-ids"))]
+            ApiKey::AllocateProducerIds => Err(rt::not_enabled(
+                "api-allocate-producer-ids",
+                "AllocateProducerIdsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             ApiKey::ConsumerGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::ConsumerGroupHeartbeatResponse<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupHeartbeat(m), r)
+                rt::parse_mode::<messages::ConsumerGroupHeartbeatResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupHeartbeat(m), r))
             }
+            #[cfg(not(feature = "api-consumer-group-heartbeat"))]
+            ApiKey::ConsumerGroupHeartbeat => Err(rt::not_enabled(
+                "api-consumer-group-heartbeat",
+                "ConsumerGroupHeartbeatResponse",
+                version,
+            )),
+            #[cfg(feature = "api-consumer-group-describe")]
             ApiKey::ConsumerGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::ConsumerGroupDescribeResponse<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupDescribe(m), r)
+                rt::parse_mode::<messages::ConsumerGroupDescribeResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupDescribe(m), r))
             }
+            #[cfg(not(feature = "api-consumer-group-describe"))]
+            ApiKey::ConsumerGroupDescribe => Err(rt::not_enabled(
+                "api-consumer-group-describe",
+                "ConsumerGroupDescribeResponse",
+                version,
+            )),
+            #[cfg(feature = "api-controller-registration")]
             ApiKey::ControllerRegistration => {
-                let (m, r) = rt::parse_mode::<messages::ControllerRegistrationResponse<'a>>(bytes, version, mode)?;
-                (Self::ControllerRegistration(m), r)
+                rt::parse_mode::<messages::ControllerRegistrationResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ControllerRegistration(m), r))
             }
+            #[cfg(not(feature = "api-controller-registration"))]
+            ApiKey::ControllerRegistration => Err(rt::not_enabled(
+                "api-controller-registration",
+                "ControllerRegistrationResponse",
+                version,
+            )),
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             ApiKey::GetTelemetrySubscriptions => {
-                let (m, r) = rt::parse_mode::<messages::GetTelemetrySubscriptionsResponse<'a>>(bytes, version, mode)?;
-                (Self::GetTelemetrySubscriptions(m), r)
+                rt::parse_mode::<messages::GetTelemetrySubscriptionsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::GetTelemetrySubscriptions(m), r))
             }
-            ApiKey::PushTelemetry => {
-                let (m, r) = rt::parse_mode::<messages::PushTelemetryResponse<'a>>(bytes, version, mode)?;
-                (Self::PushTelemetry(m), r)
-            }
+            #[cfg(not(feature = "api-get-telemetry-subscriptions"))]
+            ApiKey::GetTelemetrySubscriptions => Err(rt::not_enabled(
+                "api-get-telemetry-subscriptions",
+                "GetTelemetrySubscriptionsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-push-telemetry")]
+            ApiKey::PushTelemetry => rt::parse_mode::<messages::PushTelemetryResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::PushTelemetry(m), r)),
+            #[cfg(not(feature = "api-push-telemetry"))]
+            ApiKey::PushTelemetry => Err(rt::not_enabled("api-push-telemetry", "PushTelemetryResponse", version)),
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             ApiKey::AssignReplicasToDirs => {
-                let (m, r) = rt::parse_mode::<messages::AssignReplicasToDirsResponse<'a>>(bytes, version, mode)?;
-                (Self::AssignReplicasToDirs(m), r)
+                rt::parse_mode::<messages::AssignReplicasToDirsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AssignReplicasToDirs(m), r))
             }
+            #[cfg(not(feature = "api-assign-replicas-to-dirs"))]
+            ApiKey::AssignReplicasToDirs => Err(rt::not_enabled(
+                "api-assign-replicas-to-dirs",
+                "AssignReplicasToDirsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-list-config-resources")]
             ApiKey::ListConfigResources => {
-                let (m, r) = rt::parse_mode::<messages::ListConfigResourcesResponse<'a>>(bytes, version, mode)?;
-                (Self::ListConfigResources(m), r)
+                rt::parse_mode::<messages::ListConfigResourcesResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ListConfigResources(m), r))
             }
+            #[cfg(not(feature = "api-list-config-resources"))]
+            ApiKey::ListConfigResources => Err(rt::not_enabled(
+                "api-list-config-resources",
+                "ListConfigResourcesResponse",
+                version,
+            )),
+            #[cfg(feature = "api-describe-topic-partitions")]
             ApiKey::DescribeTopicPartitions => {
-                let (m, r) = rt::parse_mode::<messages::DescribeTopicPartitionsResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeTopicPartitions(m), r)
+                rt::parse_mode::<messages::DescribeTopicPartitionsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeTopicPartitions(m), r))
             }
+            #[cfg(not(feature = "api-describe-topic-partitions"))]
+            ApiKey::DescribeTopicPartitions => Err(rt::not_enabled(
+                "api-describe-topic-partitions",
+                "DescribeTopicPartitionsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-share-group-heartbeat")]
             ApiKey::ShareGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::ShareGroupHeartbeatResponse<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupHeartbeat(m), r)
+                rt::parse_mode::<messages::ShareGroupHeartbeatResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupHeartbeat(m), r))
             }
+            #[cfg(not(feature = "api-share-group-heartbeat"))]
+            ApiKey::ShareGroupHeartbeat => Err(rt::not_enabled(
+                "api-share-group-heartbeat",
+                "ShareGroupHeartbeatResponse",
+                version,
+            )),
+            #[cfg(feature = "api-share-group-describe")]
             ApiKey::ShareGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::ShareGroupDescribeResponse<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupDescribe(m), r)
+                rt::parse_mode::<messages::ShareGroupDescribeResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupDescribe(m), r))
             }
-            ApiKey::ShareFetch => {
-                let (m, r) = rt::parse_mode::<messages::ShareFetchResponse<'a>>(bytes, version, mode)?;
-                (Self::ShareFetch(m), r)
-            }
-            ApiKey::ShareAcknowledge => {
-                let (m, r) = rt::parse_mode::<messages::ShareAcknowledgeResponse<'a>>(bytes, version, mode)?;
-                (Self::ShareAcknowledge(m), r)
-            }
-            ApiKey::AddRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::AddRaftVoterResponse<'a>>(bytes, version, mode)?;
-                (Self::AddRaftVoter(m), r)
-            }
-            ApiKey::RemoveRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::RemoveRaftVoterResponse<'a>>(bytes, version, mode)?;
-                (Self::RemoveRaftVoter(m), r)
-            }
-            ApiKey::UpdateRaftVoter => {
-                let (m, r) = rt::parse_mode::<messages::UpdateRaftVoterResponse<'a>>(bytes, version, mode)?;
-                (Self::UpdateRaftVoter(m), r)
-            }
+            #[cfg(not(feature = "api-share-group-describe"))]
+            ApiKey::ShareGroupDescribe => Err(rt::not_enabled(
+                "api-share-group-describe",
+                "ShareGroupDescribeResponse",
+                version,
+            )),
+            #[cfg(feature = "api-share-fetch")]
+            ApiKey::ShareFetch => rt::parse_mode::<messages::ShareFetchResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ShareFetch(m), r)),
+            #[cfg(not(feature = "api-share-fetch"))]
+            ApiKey::ShareFetch => Err(rt::not_enabled("api-share-fetch", "ShareFetchResponse", version)),
+            #[cfg(feature = "api-share-acknowledge")]
+            ApiKey::ShareAcknowledge => rt::parse_mode::<messages::ShareAcknowledgeResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ShareAcknowledge(m), r)),
+            #[cfg(not(feature = "api-share-acknowledge"))]
+            ApiKey::ShareAcknowledge => Err(rt::not_enabled(
+                "api-share-acknowledge",
+                "ShareAcknowledgeResponse",
+                version,
+            )),
+            #[cfg(feature = "api-add-raft-voter")]
+            ApiKey::AddRaftVoter => rt::parse_mode::<messages::AddRaftVoterResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::AddRaftVoter(m), r)),
+            #[cfg(not(feature = "api-add-raft-voter"))]
+            ApiKey::AddRaftVoter => Err(rt::not_enabled("api-add-raft-voter", "AddRaftVoterResponse", version)),
+            #[cfg(feature = "api-remove-raft-voter")]
+            ApiKey::RemoveRaftVoter => rt::parse_mode::<messages::RemoveRaftVoterResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::RemoveRaftVoter(m), r)),
+            #[cfg(not(feature = "api-remove-raft-voter"))]
+            ApiKey::RemoveRaftVoter => Err(rt::not_enabled(
+                "api-remove-raft-voter",
+                "RemoveRaftVoterResponse",
+                version,
+            )),
+            #[cfg(feature = "api-update-raft-voter")]
+            ApiKey::UpdateRaftVoter => rt::parse_mode::<messages::UpdateRaftVoterResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::UpdateRaftVoter(m), r)),
+            #[cfg(not(feature = "api-update-raft-voter"))]
+            ApiKey::UpdateRaftVoter => Err(rt::not_enabled(
+                "api-update-raft-voter",
+                "UpdateRaftVoterResponse",
+                version,
+            )),
+            #[cfg(feature = "api-initialize-share-group-state")]
             ApiKey::InitializeShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::InitializeShareGroupStateResponse<'a>>(bytes, version, mode)?;
-                (Self::InitializeShareGroupState(m), r)
+                rt::parse_mode::<messages::InitializeShareGroupStateResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::InitializeShareGroupState(m), r))
             }
+            #[cfg(not(feature = "api-initialize-share-group-state"))]
+            ApiKey::InitializeShareGroupState => Err(rt::not_enabled(
+                "api-initialize-share-group-state",
+                "InitializeShareGroupStateResponse",
+                version,
+            )),
+            #[cfg(feature = "api-read-share-group-state")]
             ApiKey::ReadShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::ReadShareGroupStateResponse<'a>>(bytes, version, mode)?;
-                (Self::ReadShareGroupState(m), r)
+                rt::parse_mode::<messages::ReadShareGroupStateResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ReadShareGroupState(m), r))
             }
+            #[cfg(not(feature = "api-read-share-group-state"))]
+            ApiKey::ReadShareGroupState => Err(rt::not_enabled(
+                "api-read-share-group-state",
+                "ReadShareGroupStateResponse",
+                version,
+            )),
+            #[cfg(feature = "api-write-share-group-state")]
             ApiKey::WriteShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::WriteShareGroupStateResponse<'a>>(bytes, version, mode)?;
-                (Self::WriteShareGroupState(m), r)
+                rt::parse_mode::<messages::WriteShareGroupStateResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::WriteShareGroupState(m), r))
             }
+            #[cfg(not(feature = "api-write-share-group-state"))]
+            ApiKey::WriteShareGroupState => Err(rt::not_enabled(
+                "api-write-share-group-state",
+                "WriteShareGroupStateResponse",
+                version,
+            )),
+            #[cfg(feature = "api-delete-share-group-state")]
             ApiKey::DeleteShareGroupState => {
-                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupStateResponse<'a>>(bytes, version, mode)?;
-                (Self::DeleteShareGroupState(m), r)
+                rt::parse_mode::<messages::DeleteShareGroupStateResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DeleteShareGroupState(m), r))
             }
+            #[cfg(not(feature = "api-delete-share-group-state"))]
+            ApiKey::DeleteShareGroupState => Err(rt::not_enabled(
+                "api-delete-share-group-state",
+                "DeleteShareGroupStateResponse",
+                version,
+            )),
+            #[cfg(feature = "api-read-share-group-state-summary")]
             ApiKey::ReadShareGroupStateSummary => {
-                let (m, r) = rt::parse_mode::<messages::ReadShareGroupStateSummaryResponse<'a>>(bytes, version, mode)?;
-                (Self::ReadShareGroupStateSummary(m), r)
+                rt::parse_mode::<messages::ReadShareGroupStateSummaryResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ReadShareGroupStateSummary(m), r))
             }
+            #[cfg(not(feature = "api-read-share-group-state-summary"))]
+            ApiKey::ReadShareGroupStateSummary => Err(rt::not_enabled(
+                "api-read-share-group-state-summary",
+                "ReadShareGroupStateSummaryResponse",
+                version,
+            )),
+            #[cfg(feature = "api-streams-group-heartbeat")]
             ApiKey::StreamsGroupHeartbeat => {
-                let (m, r) = rt::parse_mode::<messages::StreamsGroupHeartbeatResponse<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupHeartbeat(m), r)
+                rt::parse_mode::<messages::StreamsGroupHeartbeatResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupHeartbeat(m), r))
             }
+            #[cfg(not(feature = "api-streams-group-heartbeat"))]
+            ApiKey::StreamsGroupHeartbeat => Err(rt::not_enabled(
+                "api-streams-group-heartbeat",
+                "StreamsGroupHeartbeatResponse",
+                version,
+            )),
+            #[cfg(feature = "api-streams-group-describe")]
             ApiKey::StreamsGroupDescribe => {
-                let (m, r) = rt::parse_mode::<messages::StreamsGroupDescribeResponse<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupDescribe(m), r)
+                rt::parse_mode::<messages::StreamsGroupDescribeResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupDescribe(m), r))
             }
+            #[cfg(not(feature = "api-streams-group-describe"))]
+            ApiKey::StreamsGroupDescribe => Err(rt::not_enabled(
+                "api-streams-group-describe",
+                "StreamsGroupDescribeResponse",
+                version,
+            )),
+            #[cfg(feature = "api-describe-share-group-offsets")]
             ApiKey::DescribeShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::DescribeShareGroupOffsetsResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeShareGroupOffsets(m), r)
+                rt::parse_mode::<messages::DescribeShareGroupOffsetsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DescribeShareGroupOffsets(m), r))
             }
+            #[cfg(not(feature = "api-describe-share-group-offsets"))]
+            ApiKey::DescribeShareGroupOffsets => Err(rt::not_enabled(
+                "api-describe-share-group-offsets",
+                "DescribeShareGroupOffsetsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-alter-share-group-offsets")]
             ApiKey::AlterShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::AlterShareGroupOffsetsResponse<'a>>(bytes, version, mode)?;
-                (Self::AlterShareGroupOffsets(m), r)
+                rt::parse_mode::<messages::AlterShareGroupOffsetsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AlterShareGroupOffsets(m), r))
             }
+            #[cfg(not(feature = "api-alter-share-group-offsets"))]
+            ApiKey::AlterShareGroupOffsets => Err(rt::not_enabled(
+                "api-alter-share-group-offsets",
+                "AlterShareGroupOffsetsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-delete-share-group-offsets")]
             ApiKey::DeleteShareGroupOffsets => {
-                let (m, r) = rt::parse_mode::<messages::DeleteShareGroupOffsetsResponse<'a>>(bytes, version, mode)?;
-                (Self::DeleteShareGroupOffsets(m), r)
+                rt::parse_mode::<messages::DeleteShareGroupOffsetsResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DeleteShareGroupOffsets(m), r))
             }
+            #[cfg(not(feature = "api-delete-share-group-offsets"))]
+            ApiKey::DeleteShareGroupOffsets => Err(rt::not_enabled(
+                "api-delete-share-group-offsets",
+                "DeleteShareGroupOffsetsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             ApiKey::StreamsGroupTopologyDescriptionUpdate => {
-                let (m, r) = rt::parse_mode::<messages::StreamsGroupTopologyDescriptionUpdateResponse<'a>>(
-                    bytes, version, mode,
-                )?;
-                (Self::StreamsGroupTopologyDescriptionUpdate(m), r)
+                rt::parse_mode::<messages::StreamsGroupTopologyDescriptionUpdateResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupTopologyDescriptionUpdate(m), r))
             }
+            #[cfg(not(feature = "api-streams-group-topology-description-update"))]
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => Err(rt::not_enabled(
+                "api-streams-group-topology-description-update",
+                "StreamsGroupTopologyDescriptionUpdateResponse",
+                version,
+            )),
+            #[cfg(feature = "api-unregister-controller")]
             ApiKey::UnregisterController => {
-                let (m, r) = rt::parse_mode::<messages::UnregisterControllerResponse<'a>>(bytes, version, mode)?;
-                (Self::UnregisterController(m), r)
+                rt::parse_mode::<messages::UnregisterControllerResponse<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::UnregisterController(m), r))
             }
-            ApiKey::DescribeMirrors => {
-                let (m, r) = rt::parse_mode::<messages::DescribeMirrorsResponse<'a>>(bytes, version, mode)?;
-                (Self::DescribeMirrors(m), r)
-            }
-            ApiKey::BumpLeaderEpochs => {
-                let (m, r) = rt::parse_mode::<messages::BumpLeaderEpochsResponse<'a>>(bytes, version, mode)?;
-                (Self::BumpLeaderEpochs(m), r)
-            }
-            ApiKey::ReadMirrorStates => {
-                let (m, r) = rt::parse_mode::<messages::ReadMirrorStatesResponse<'a>>(bytes, version, mode)?;
-                (Self::ReadMirrorStates(m), r)
-            }
-        })
+            #[cfg(not(feature = "api-unregister-controller"))]
+            ApiKey::UnregisterController => Err(rt::not_enabled(
+                "api-unregister-controller",
+                "UnregisterControllerResponse",
+                version,
+            )),
+            #[cfg(feature = "api-describe-mirrors")]
+            ApiKey::DescribeMirrors => rt::parse_mode::<messages::DescribeMirrorsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::DescribeMirrors(m), r)),
+            #[cfg(not(feature = "api-describe-mirrors"))]
+            ApiKey::DescribeMirrors => Err(rt::not_enabled(
+                "api-describe-mirrors",
+                "DescribeMirrorsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-bump-leader-epochs")]
+            ApiKey::BumpLeaderEpochs => rt::parse_mode::<messages::BumpLeaderEpochsResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::BumpLeaderEpochs(m), r)),
+            #[cfg(not(feature = "api-bump-leader-epochs"))]
+            ApiKey::BumpLeaderEpochs => Err(rt::not_enabled(
+                "api-bump-leader-epochs",
+                "BumpLeaderEpochsResponse",
+                version,
+            )),
+            #[cfg(feature = "api-read-mirror-states")]
+            ApiKey::ReadMirrorStates => rt::parse_mode::<messages::ReadMirrorStatesResponse<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ReadMirrorStates(m), r)),
+            #[cfg(not(feature = "api-read-mirror-states"))]
+            ApiKey::ReadMirrorStates => Err(rt::not_enabled(
+                "api-read-mirror-states",
+                "ReadMirrorStatesResponse",
+                version,
+            )),
+        }
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
@@ -3904,578 +7313,1073 @@ impl<'a> ResponseBody<'a> {
     /// The key of the message held.
     pub fn key(&self) -> ApiKey {
         match self {
+            #[cfg(feature = "api-produce")]
             Self::Produce(_) => ApiKey::Produce,
+            #[cfg(feature = "api-fetch")]
             Self::Fetch(_) => ApiKey::Fetch,
+            #[cfg(feature = "api-list-offsets")]
             Self::ListOffsets(_) => ApiKey::ListOffsets,
+            #[cfg(feature = "api-metadata")]
             Self::Metadata(_) => ApiKey::Metadata,
+            #[cfg(feature = "api-leader-and-isr")]
             Self::LeaderAndIsr(_) => ApiKey::LeaderAndIsr,
+            #[cfg(feature = "api-stop-replica")]
             Self::StopReplica(_) => ApiKey::StopReplica,
+            #[cfg(feature = "api-update-metadata")]
             Self::UpdateMetadata(_) => ApiKey::UpdateMetadata,
+            #[cfg(feature = "api-controlled-shutdown")]
             Self::ControlledShutdown(_) => ApiKey::ControlledShutdown,
+            #[cfg(feature = "api-offset-commit")]
             Self::OffsetCommit(_) => ApiKey::OffsetCommit,
+            #[cfg(feature = "api-offset-fetch")]
             Self::OffsetFetch(_) => ApiKey::OffsetFetch,
+            #[cfg(feature = "api-find-coordinator")]
             Self::FindCoordinator(_) => ApiKey::FindCoordinator,
+            #[cfg(feature = "api-join-group")]
             Self::JoinGroup(_) => ApiKey::JoinGroup,
+            #[cfg(feature = "api-heartbeat")]
             Self::Heartbeat(_) => ApiKey::Heartbeat,
+            #[cfg(feature = "api-leave-group")]
             Self::LeaveGroup(_) => ApiKey::LeaveGroup,
+            #[cfg(feature = "api-sync-group")]
             Self::SyncGroup(_) => ApiKey::SyncGroup,
+            #[cfg(feature = "api-describe-groups")]
             Self::DescribeGroups(_) => ApiKey::DescribeGroups,
+            #[cfg(feature = "api-list-groups")]
             Self::ListGroups(_) => ApiKey::ListGroups,
+            #[cfg(feature = "api-sasl-handshake")]
             Self::SaslHandshake(_) => ApiKey::SaslHandshake,
+            #[cfg(feature = "api-api-versions")]
             Self::ApiVersions(_) => ApiKey::ApiVersions,
+            #[cfg(feature = "api-create-topics")]
             Self::CreateTopics(_) => ApiKey::CreateTopics,
+            #[cfg(feature = "api-delete-topics")]
             Self::DeleteTopics(_) => ApiKey::DeleteTopics,
+            #[cfg(feature = "api-delete-records")]
             Self::DeleteRecords(_) => ApiKey::DeleteRecords,
+            #[cfg(feature = "api-init-producer-id")]
             Self::InitProducerId(_) => ApiKey::InitProducerId,
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             Self::OffsetForLeaderEpoch(_) => ApiKey::OffsetForLeaderEpoch,
+            #[cfg(feature = "api-add-partitions-to-txn")]
             Self::AddPartitionsToTxn(_) => ApiKey::AddPartitionsToTxn,
+            #[cfg(feature = "api-add-offsets-to-txn")]
             Self::AddOffsetsToTxn(_) => ApiKey::AddOffsetsToTxn,
+            #[cfg(feature = "api-end-txn")]
             Self::EndTxn(_) => ApiKey::EndTxn,
+            #[cfg(feature = "api-write-txn-markers")]
             Self::WriteTxnMarkers(_) => ApiKey::WriteTxnMarkers,
+            #[cfg(feature = "api-txn-offset-commit")]
             Self::TxnOffsetCommit(_) => ApiKey::TxnOffsetCommit,
+            #[cfg(feature = "api-describe-acls")]
             Self::DescribeAcls(_) => ApiKey::DescribeAcls,
+            #[cfg(feature = "api-create-acls")]
             Self::CreateAcls(_) => ApiKey::CreateAcls,
+            #[cfg(feature = "api-delete-acls")]
             Self::DeleteAcls(_) => ApiKey::DeleteAcls,
+            #[cfg(feature = "api-describe-configs")]
             Self::DescribeConfigs(_) => ApiKey::DescribeConfigs,
+            #[cfg(feature = "api-alter-configs")]
             Self::AlterConfigs(_) => ApiKey::AlterConfigs,
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             Self::AlterReplicaLogDirs(_) => ApiKey::AlterReplicaLogDirs,
+            #[cfg(feature = "api-describe-log-dirs")]
             Self::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
+            #[cfg(feature = "api-sasl-authenticate")]
             Self::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
+            #[cfg(feature = "api-create-partitions")]
             Self::CreatePartitions(_) => ApiKey::CreatePartitions,
+            #[cfg(feature = "api-create-delegation-token")]
             Self::CreateDelegationToken(_) => ApiKey::CreateDelegationToken,
+            #[cfg(feature = "api-renew-delegation-token")]
             Self::RenewDelegationToken(_) => ApiKey::RenewDelegationToken,
+            #[cfg(feature = "api-expire-delegation-token")]
             Self::ExpireDelegationToken(_) => ApiKey::ExpireDelegationToken,
+            #[cfg(feature = "api-describe-delegation-token")]
             Self::DescribeDelegationToken(_) => ApiKey::DescribeDelegationToken,
+            #[cfg(feature = "api-delete-groups")]
             Self::DeleteGroups(_) => ApiKey::DeleteGroups,
+            #[cfg(feature = "api-elect-leaders")]
             Self::ElectLeaders(_) => ApiKey::ElectLeaders,
+            #[cfg(feature = "api-incremental-alter-configs")]
             Self::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
+            #[cfg(feature = "api-alter-partition-reassignments")]
             Self::AlterPartitionReassignments(_) => ApiKey::AlterPartitionReassignments,
+            #[cfg(feature = "api-list-partition-reassignments")]
             Self::ListPartitionReassignments(_) => ApiKey::ListPartitionReassignments,
+            #[cfg(feature = "api-offset-delete")]
             Self::OffsetDelete(_) => ApiKey::OffsetDelete,
+            #[cfg(feature = "api-describe-client-quotas")]
             Self::DescribeClientQuotas(_) => ApiKey::DescribeClientQuotas,
+            #[cfg(feature = "api-alter-client-quotas")]
             Self::AlterClientQuotas(_) => ApiKey::AlterClientQuotas,
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             Self::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             Self::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
+            #[cfg(feature = "api-vote")]
             Self::Vote(_) => ApiKey::Vote,
+            #[cfg(feature = "api-begin-quorum-epoch")]
             Self::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
+            #[cfg(feature = "api-end-quorum-epoch")]
             Self::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
+            #[cfg(feature = "api-describe-quorum")]
             Self::DescribeQuorum(_) => ApiKey::DescribeQuorum,
+            #[cfg(feature = "api-alter-partition")]
             Self::AlterPartition(_) => ApiKey::AlterPartition,
+            #[cfg(feature = "api-update-features")]
             Self::UpdateFeatures(_) => ApiKey::UpdateFeatures,
+            #[cfg(feature = "api-envelope")]
             Self::Envelope(_) => ApiKey::Envelope,
+            #[cfg(feature = "api-fetch-snapshot")]
             Self::FetchSnapshot(_) => ApiKey::FetchSnapshot,
+            #[cfg(feature = "api-describe-cluster")]
             Self::DescribeCluster(_) => ApiKey::DescribeCluster,
+            #[cfg(feature = "api-describe-producers")]
             Self::DescribeProducers(_) => ApiKey::DescribeProducers,
+            #[cfg(feature = "api-broker-registration")]
             Self::BrokerRegistration(_) => ApiKey::BrokerRegistration,
+            #[cfg(feature = "api-broker-heartbeat")]
             Self::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
+            #[cfg(feature = "api-unregister-broker")]
             Self::UnregisterBroker(_) => ApiKey::UnregisterBroker,
+            #[cfg(feature = "api-describe-transactions")]
             Self::DescribeTransactions(_) => ApiKey::DescribeTransactions,
+            #[cfg(feature = "api-list-transactions")]
             Self::ListTransactions(_) => ApiKey::ListTransactions,
+            #[cfg(feature = "api-allocate-producer-ids")]
             Self::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             Self::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            #[cfg(feature = "api-consumer-group-describe")]
             Self::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
+            #[cfg(feature = "api-controller-registration")]
             Self::ControllerRegistration(_) => ApiKey::ControllerRegistration,
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             Self::GetTelemetrySubscriptions(_) => ApiKey::GetTelemetrySubscriptions,
+            #[cfg(feature = "api-push-telemetry")]
             Self::PushTelemetry(_) => ApiKey::PushTelemetry,
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             Self::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
+            #[cfg(feature = "api-list-config-resources")]
             Self::ListConfigResources(_) => ApiKey::ListConfigResources,
+            #[cfg(feature = "api-describe-topic-partitions")]
             Self::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
+            #[cfg(feature = "api-share-group-heartbeat")]
             Self::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            #[cfg(feature = "api-share-group-describe")]
             Self::ShareGroupDescribe(_) => ApiKey::ShareGroupDescribe,
+            #[cfg(feature = "api-share-fetch")]
             Self::ShareFetch(_) => ApiKey::ShareFetch,
+            #[cfg(feature = "api-share-acknowledge")]
             Self::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
+            #[cfg(feature = "api-add-raft-voter")]
             Self::AddRaftVoter(_) => ApiKey::AddRaftVoter,
+            #[cfg(feature = "api-remove-raft-voter")]
             Self::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
+            #[cfg(feature = "api-update-raft-voter")]
             Self::UpdateRaftVoter(_) => ApiKey::UpdateRaftVoter,
+            #[cfg(feature = "api-initialize-share-group-state")]
             Self::InitializeShareGroupState(_) => ApiKey::InitializeShareGroupState,
+            #[cfg(feature = "api-read-share-group-state")]
             Self::ReadShareGroupState(_) => ApiKey::ReadShareGroupState,
+            #[cfg(feature = "api-write-share-group-state")]
             Self::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
+            #[cfg(feature = "api-delete-share-group-state")]
             Self::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
+            #[cfg(feature = "api-read-share-group-state-summary")]
             Self::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            #[cfg(feature = "api-streams-group-heartbeat")]
             Self::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
+            #[cfg(feature = "api-streams-group-describe")]
             Self::StreamsGroupDescribe(_) => ApiKey::StreamsGroupDescribe,
+            #[cfg(feature = "api-describe-share-group-offsets")]
             Self::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
+            #[cfg(feature = "api-alter-share-group-offsets")]
             Self::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
+            #[cfg(feature = "api-delete-share-group-offsets")]
             Self::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             Self::StreamsGroupTopologyDescriptionUpdate(_) => ApiKey::StreamsGroupTopologyDescriptionUpdate,
+            #[cfg(feature = "api-unregister-controller")]
             Self::UnregisterController(_) => ApiKey::UnregisterController,
+            #[cfg(feature = "api-describe-mirrors")]
             Self::DescribeMirrors(_) => ApiKey::DescribeMirrors,
+            #[cfg(feature = "api-bump-leader-epochs")]
             Self::BumpLeaderEpochs(_) => ApiKey::BumpLeaderEpochs,
+            #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(_) => ApiKey::ReadMirrorStates,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The facts of the message held.
     pub fn info(&self) -> rt::MessageInfo {
         match self {
+            #[cfg(feature = "api-produce")]
             Self::Produce(_) => <messages::ProduceResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-fetch")]
             Self::Fetch(_) => <messages::FetchResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-list-offsets")]
             Self::ListOffsets(_) => <messages::ListOffsetsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-metadata")]
             Self::Metadata(_) => <messages::MetadataResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-leader-and-isr")]
             Self::LeaderAndIsr(_) => <messages::LeaderAndIsrResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-stop-replica")]
             Self::StopReplica(_) => <messages::StopReplicaResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-update-metadata")]
             Self::UpdateMetadata(_) => <messages::UpdateMetadataResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-controlled-shutdown")]
             Self::ControlledShutdown(_) => <messages::ControlledShutdownResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-offset-commit")]
             Self::OffsetCommit(_) => <messages::OffsetCommitResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-offset-fetch")]
             Self::OffsetFetch(_) => <messages::OffsetFetchResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-find-coordinator")]
             Self::FindCoordinator(_) => <messages::FindCoordinatorResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-join-group")]
             Self::JoinGroup(_) => <messages::JoinGroupResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-heartbeat")]
             Self::Heartbeat(_) => <messages::HeartbeatResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-leave-group")]
             Self::LeaveGroup(_) => <messages::LeaveGroupResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-sync-group")]
             Self::SyncGroup(_) => <messages::SyncGroupResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-groups")]
             Self::DescribeGroups(_) => <messages::DescribeGroupsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-list-groups")]
             Self::ListGroups(_) => <messages::ListGroupsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-sasl-handshake")]
             Self::SaslHandshake(_) => <messages::SaslHandshakeResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-api-versions")]
             Self::ApiVersions(_) => <messages::ApiVersionsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-create-topics")]
             Self::CreateTopics(_) => <messages::CreateTopicsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-topics")]
             Self::DeleteTopics(_) => <messages::DeleteTopicsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-records")]
             Self::DeleteRecords(_) => <messages::DeleteRecordsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-init-producer-id")]
             Self::InitProducerId(_) => <messages::InitProducerIdResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             Self::OffsetForLeaderEpoch(_) => <messages::OffsetForLeaderEpochResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-add-partitions-to-txn")]
             Self::AddPartitionsToTxn(_) => <messages::AddPartitionsToTxnResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-add-offsets-to-txn")]
             Self::AddOffsetsToTxn(_) => <messages::AddOffsetsToTxnResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-end-txn")]
             Self::EndTxn(_) => <messages::EndTxnResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-write-txn-markers")]
             Self::WriteTxnMarkers(_) => <messages::WriteTxnMarkersResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-txn-offset-commit")]
             Self::TxnOffsetCommit(_) => <messages::TxnOffsetCommitResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-acls")]
             Self::DescribeAcls(_) => <messages::DescribeAclsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-create-acls")]
             Self::CreateAcls(_) => <messages::CreateAclsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-acls")]
             Self::DeleteAcls(_) => <messages::DeleteAclsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-configs")]
             Self::DescribeConfigs(_) => <messages::DescribeConfigsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-alter-configs")]
             Self::AlterConfigs(_) => <messages::AlterConfigsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             Self::AlterReplicaLogDirs(_) => <messages::AlterReplicaLogDirsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-log-dirs")]
             Self::DescribeLogDirs(_) => <messages::DescribeLogDirsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-sasl-authenticate")]
             Self::SaslAuthenticate(_) => <messages::SaslAuthenticateResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-create-partitions")]
             Self::CreatePartitions(_) => <messages::CreatePartitionsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-create-delegation-token")]
             Self::CreateDelegationToken(_) => <messages::CreateDelegationTokenResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-renew-delegation-token")]
             Self::RenewDelegationToken(_) => <messages::RenewDelegationTokenResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-expire-delegation-token")]
             Self::ExpireDelegationToken(_) => <messages::ExpireDelegationTokenResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-delegation-token")]
             Self::DescribeDelegationToken(_) => {
                 <messages::DescribeDelegationTokenResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-delete-groups")]
             Self::DeleteGroups(_) => <messages::DeleteGroupsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-elect-leaders")]
             Self::ElectLeaders(_) => <messages::ElectLeadersResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-incremental-alter-configs")]
             Self::IncrementalAlterConfigs(_) => {
                 <messages::IncrementalAlterConfigsResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-alter-partition-reassignments")]
             Self::AlterPartitionReassignments(_) => {
                 <messages::AlterPartitionReassignmentsResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-list-partition-reassignments")]
             Self::ListPartitionReassignments(_) => {
                 <messages::ListPartitionReassignmentsResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-offset-delete")]
             Self::OffsetDelete(_) => <messages::OffsetDeleteResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-client-quotas")]
             Self::DescribeClientQuotas(_) => <messages::DescribeClientQuotasResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-alter-client-quotas")]
             Self::AlterClientQuotas(_) => <messages::AlterClientQuotasResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             Self::DescribeUserScramCredentials(_) => {
                 <messages::DescribeUserScramCredentialsResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             Self::AlterUserScramCredentials(_) => {
                 <messages::AlterUserScramCredentialsResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-vote")]
             Self::Vote(_) => <messages::VoteResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-begin-quorum-epoch")]
             Self::BeginQuorumEpoch(_) => <messages::BeginQuorumEpochResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-end-quorum-epoch")]
             Self::EndQuorumEpoch(_) => <messages::EndQuorumEpochResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-quorum")]
             Self::DescribeQuorum(_) => <messages::DescribeQuorumResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-alter-partition")]
             Self::AlterPartition(_) => <messages::AlterPartitionResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-update-features")]
             Self::UpdateFeatures(_) => <messages::UpdateFeaturesResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-envelope")]
             Self::Envelope(_) => <messages::EnvelopeResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-fetch-snapshot")]
             Self::FetchSnapshot(_) => <messages::FetchSnapshotResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-cluster")]
             Self::DescribeCluster(_) => <messages::DescribeClusterResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-producers")]
             Self::DescribeProducers(_) => <messages::DescribeProducersResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-broker-registration")]
             Self::BrokerRegistration(_) => <messages::BrokerRegistrationResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-broker-heartbeat")]
             Self::BrokerHeartbeat(_) => <messages::BrokerHeartbeatResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-unregister-broker")]
             Self::UnregisterBroker(_) => <messages::UnregisterBrokerResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-transactions")]
             Self::DescribeTransactions(_) => <messages::DescribeTransactionsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-list-transactions")]
             Self::ListTransactions(_) => <messages::ListTransactionsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-allocate-producer-ids")]
             Self::AllocateProducerIds(_) => <messages::AllocateProducerIdsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             Self::ConsumerGroupHeartbeat(_) => <messages::ConsumerGroupHeartbeatResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-consumer-group-describe")]
             Self::ConsumerGroupDescribe(_) => <messages::ConsumerGroupDescribeResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-controller-registration")]
             Self::ControllerRegistration(_) => <messages::ControllerRegistrationResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             Self::GetTelemetrySubscriptions(_) => {
                 <messages::GetTelemetrySubscriptionsResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-push-telemetry")]
             Self::PushTelemetry(_) => <messages::PushTelemetryResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             Self::AssignReplicasToDirs(_) => <messages::AssignReplicasToDirsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-list-config-resources")]
             Self::ListConfigResources(_) => <messages::ListConfigResourcesResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-topic-partitions")]
             Self::DescribeTopicPartitions(_) => {
                 <messages::DescribeTopicPartitionsResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-share-group-heartbeat")]
             Self::ShareGroupHeartbeat(_) => <messages::ShareGroupHeartbeatResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-share-group-describe")]
             Self::ShareGroupDescribe(_) => <messages::ShareGroupDescribeResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-share-fetch")]
             Self::ShareFetch(_) => <messages::ShareFetchResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-share-acknowledge")]
             Self::ShareAcknowledge(_) => <messages::ShareAcknowledgeResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-add-raft-voter")]
             Self::AddRaftVoter(_) => <messages::AddRaftVoterResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-remove-raft-voter")]
             Self::RemoveRaftVoter(_) => <messages::RemoveRaftVoterResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-update-raft-voter")]
             Self::UpdateRaftVoter(_) => <messages::UpdateRaftVoterResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-initialize-share-group-state")]
             Self::InitializeShareGroupState(_) => {
                 <messages::InitializeShareGroupStateResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-read-share-group-state")]
             Self::ReadShareGroupState(_) => <messages::ReadShareGroupStateResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-write-share-group-state")]
             Self::WriteShareGroupState(_) => <messages::WriteShareGroupStateResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-share-group-state")]
             Self::DeleteShareGroupState(_) => <messages::DeleteShareGroupStateResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-read-share-group-state-summary")]
             Self::ReadShareGroupStateSummary(_) => {
                 <messages::ReadShareGroupStateSummaryResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-streams-group-heartbeat")]
             Self::StreamsGroupHeartbeat(_) => <messages::StreamsGroupHeartbeatResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-streams-group-describe")]
             Self::StreamsGroupDescribe(_) => <messages::StreamsGroupDescribeResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-share-group-offsets")]
             Self::DescribeShareGroupOffsets(_) => {
                 <messages::DescribeShareGroupOffsetsResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-alter-share-group-offsets")]
             Self::AlterShareGroupOffsets(_) => <messages::AlterShareGroupOffsetsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-delete-share-group-offsets")]
             Self::DeleteShareGroupOffsets(_) => {
                 <messages::DeleteShareGroupOffsetsResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             Self::StreamsGroupTopologyDescriptionUpdate(_) => {
                 <messages::StreamsGroupTopologyDescriptionUpdateResponse<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "api-unregister-controller")]
             Self::UnregisterController(_) => <messages::UnregisterControllerResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-describe-mirrors")]
             Self::DescribeMirrors(_) => <messages::DescribeMirrorsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-bump-leader-epochs")]
             Self::BumpLeaderEpochs(_) => <messages::BumpLeaderEpochsResponse<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(_) => <messages::ReadMirrorStatesResponse<'a> as rt::Message<'a>>::INFO,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The field-level schema of the message held.
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
+            #[cfg(feature = "api-produce")]
             Self::Produce(_) => <messages::ProduceResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-fetch")]
             Self::Fetch(_) => <messages::FetchResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-list-offsets")]
             Self::ListOffsets(_) => <messages::ListOffsetsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-metadata")]
             Self::Metadata(_) => <messages::MetadataResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-leader-and-isr")]
             Self::LeaderAndIsr(_) => <messages::LeaderAndIsrResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-stop-replica")]
             Self::StopReplica(_) => <messages::StopReplicaResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-update-metadata")]
             Self::UpdateMetadata(_) => <messages::UpdateMetadataResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-controlled-shutdown")]
             Self::ControlledShutdown(_) => <messages::ControlledShutdownResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-offset-commit")]
             Self::OffsetCommit(_) => <messages::OffsetCommitResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-offset-fetch")]
             Self::OffsetFetch(_) => <messages::OffsetFetchResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-find-coordinator")]
             Self::FindCoordinator(_) => <messages::FindCoordinatorResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-join-group")]
             Self::JoinGroup(_) => <messages::JoinGroupResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-heartbeat")]
             Self::Heartbeat(_) => <messages::HeartbeatResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-leave-group")]
             Self::LeaveGroup(_) => <messages::LeaveGroupResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-sync-group")]
             Self::SyncGroup(_) => <messages::SyncGroupResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-groups")]
             Self::DescribeGroups(_) => <messages::DescribeGroupsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-list-groups")]
             Self::ListGroups(_) => <messages::ListGroupsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-sasl-handshake")]
             Self::SaslHandshake(_) => <messages::SaslHandshakeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-api-versions")]
             Self::ApiVersions(_) => <messages::ApiVersionsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-create-topics")]
             Self::CreateTopics(_) => <messages::CreateTopicsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-delete-topics")]
             Self::DeleteTopics(_) => <messages::DeleteTopicsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-delete-records")]
             Self::DeleteRecords(_) => <messages::DeleteRecordsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-init-producer-id")]
             Self::InitProducerId(_) => <messages::InitProducerIdResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             Self::OffsetForLeaderEpoch(_) => <messages::OffsetForLeaderEpochResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-add-partitions-to-txn")]
             Self::AddPartitionsToTxn(_) => <messages::AddPartitionsToTxnResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-add-offsets-to-txn")]
             Self::AddOffsetsToTxn(_) => <messages::AddOffsetsToTxnResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-end-txn")]
             Self::EndTxn(_) => <messages::EndTxnResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-write-txn-markers")]
             Self::WriteTxnMarkers(_) => <messages::WriteTxnMarkersResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-txn-offset-commit")]
             Self::TxnOffsetCommit(_) => <messages::TxnOffsetCommitResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-acls")]
             Self::DescribeAcls(_) => <messages::DescribeAclsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-create-acls")]
             Self::CreateAcls(_) => <messages::CreateAclsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-delete-acls")]
             Self::DeleteAcls(_) => <messages::DeleteAclsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-configs")]
             Self::DescribeConfigs(_) => <messages::DescribeConfigsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-alter-configs")]
             Self::AlterConfigs(_) => <messages::AlterConfigsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             Self::AlterReplicaLogDirs(_) => <messages::AlterReplicaLogDirsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-log-dirs")]
             Self::DescribeLogDirs(_) => <messages::DescribeLogDirsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-sasl-authenticate")]
             Self::SaslAuthenticate(_) => <messages::SaslAuthenticateResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-create-partitions")]
             Self::CreatePartitions(_) => <messages::CreatePartitionsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-create-delegation-token")]
             Self::CreateDelegationToken(_) => <messages::CreateDelegationTokenResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-renew-delegation-token")]
             Self::RenewDelegationToken(_) => <messages::RenewDelegationTokenResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-expire-delegation-token")]
             Self::ExpireDelegationToken(_) => <messages::ExpireDelegationTokenResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-delegation-token")]
             Self::DescribeDelegationToken(_) => {
                 <messages::DescribeDelegationTokenResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-delete-groups")]
             Self::DeleteGroups(_) => <messages::DeleteGroupsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-elect-leaders")]
             Self::ElectLeaders(_) => <messages::ElectLeadersResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-incremental-alter-configs")]
             Self::IncrementalAlterConfigs(_) => {
                 <messages::IncrementalAlterConfigsResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-alter-partition-reassignments")]
             Self::AlterPartitionReassignments(_) => {
                 <messages::AlterPartitionReassignmentsResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-list-partition-reassignments")]
             Self::ListPartitionReassignments(_) => {
                 <messages::ListPartitionReassignmentsResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-offset-delete")]
             Self::OffsetDelete(_) => <messages::OffsetDeleteResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-client-quotas")]
             Self::DescribeClientQuotas(_) => <messages::DescribeClientQuotasResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-alter-client-quotas")]
             Self::AlterClientQuotas(_) => <messages::AlterClientQuotasResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             Self::DescribeUserScramCredentials(_) => {
                 <messages::DescribeUserScramCredentialsResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             Self::AlterUserScramCredentials(_) => {
                 <messages::AlterUserScramCredentialsResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-vote")]
             Self::Vote(_) => <messages::VoteResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-begin-quorum-epoch")]
             Self::BeginQuorumEpoch(_) => <messages::BeginQuorumEpochResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-end-quorum-epoch")]
             Self::EndQuorumEpoch(_) => <messages::EndQuorumEpochResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-quorum")]
             Self::DescribeQuorum(_) => <messages::DescribeQuorumResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-alter-partition")]
             Self::AlterPartition(_) => <messages::AlterPartitionResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-update-features")]
             Self::UpdateFeatures(_) => <messages::UpdateFeaturesResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-envelope")]
             Self::Envelope(_) => <messages::EnvelopeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-fetch-snapshot")]
             Self::FetchSnapshot(_) => <messages::FetchSnapshotResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-cluster")]
             Self::DescribeCluster(_) => <messages::DescribeClusterResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-producers")]
             Self::DescribeProducers(_) => <messages::DescribeProducersResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-broker-registration")]
             Self::BrokerRegistration(_) => <messages::BrokerRegistrationResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-broker-heartbeat")]
             Self::BrokerHeartbeat(_) => <messages::BrokerHeartbeatResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-unregister-broker")]
             Self::UnregisterBroker(_) => <messages::UnregisterBrokerResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-transactions")]
             Self::DescribeTransactions(_) => <messages::DescribeTransactionsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-list-transactions")]
             Self::ListTransactions(_) => <messages::ListTransactionsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-allocate-producer-ids")]
             Self::AllocateProducerIds(_) => <messages::AllocateProducerIdsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             Self::ConsumerGroupHeartbeat(_) => {
                 <messages::ConsumerGroupHeartbeatResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-consumer-group-describe")]
             Self::ConsumerGroupDescribe(_) => <messages::ConsumerGroupDescribeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-controller-registration")]
             Self::ControllerRegistration(_) => {
                 <messages::ControllerRegistrationResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             Self::GetTelemetrySubscriptions(_) => {
                 <messages::GetTelemetrySubscriptionsResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-push-telemetry")]
             Self::PushTelemetry(_) => <messages::PushTelemetryResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             Self::AssignReplicasToDirs(_) => <messages::AssignReplicasToDirsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-list-config-resources")]
             Self::ListConfigResources(_) => <messages::ListConfigResourcesResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-topic-partitions")]
             Self::DescribeTopicPartitions(_) => {
                 <messages::DescribeTopicPartitionsResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-share-group-heartbeat")]
             Self::ShareGroupHeartbeat(_) => <messages::ShareGroupHeartbeatResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-share-group-describe")]
             Self::ShareGroupDescribe(_) => <messages::ShareGroupDescribeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-share-fetch")]
             Self::ShareFetch(_) => <messages::ShareFetchResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-share-acknowledge")]
             Self::ShareAcknowledge(_) => <messages::ShareAcknowledgeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-add-raft-voter")]
             Self::AddRaftVoter(_) => <messages::AddRaftVoterResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-remove-raft-voter")]
             Self::RemoveRaftVoter(_) => <messages::RemoveRaftVoterResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-update-raft-voter")]
             Self::UpdateRaftVoter(_) => <messages::UpdateRaftVoterResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-initialize-share-group-state")]
             Self::InitializeShareGroupState(_) => {
                 <messages::InitializeShareGroupStateResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-read-share-group-state")]
             Self::ReadShareGroupState(_) => <messages::ReadShareGroupStateResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-write-share-group-state")]
             Self::WriteShareGroupState(_) => <messages::WriteShareGroupStateResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-delete-share-group-state")]
             Self::DeleteShareGroupState(_) => <messages::DeleteShareGroupStateResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-read-share-group-state-summary")]
             Self::ReadShareGroupStateSummary(_) => {
                 <messages::ReadShareGroupStateSummaryResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-streams-group-heartbeat")]
             Self::StreamsGroupHeartbeat(_) => <messages::StreamsGroupHeartbeatResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-streams-group-describe")]
             Self::StreamsGroupDescribe(_) => <messages::StreamsGroupDescribeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-share-group-offsets")]
             Self::DescribeShareGroupOffsets(_) => {
                 <messages::DescribeShareGroupOffsetsResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-alter-share-group-offsets")]
             Self::AlterShareGroupOffsets(_) => {
                 <messages::AlterShareGroupOffsetsResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-delete-share-group-offsets")]
             Self::DeleteShareGroupOffsets(_) => {
                 <messages::DeleteShareGroupOffsetsResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             Self::StreamsGroupTopologyDescriptionUpdate(_) => {
                 <messages::StreamsGroupTopologyDescriptionUpdateResponse<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "api-unregister-controller")]
             Self::UnregisterController(_) => <messages::UnregisterControllerResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-describe-mirrors")]
             Self::DescribeMirrors(_) => <messages::DescribeMirrorsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-bump-leader-epochs")]
             Self::BumpLeaderEpochs(_) => <messages::BumpLeaderEpochsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(_) => <messages::ReadMirrorStatesResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "api-produce")]
             Self::Produce(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-fetch")]
             Self::Fetch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-list-offsets")]
             Self::ListOffsets(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-metadata")]
             Self::Metadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-leader-and-isr")]
             Self::LeaderAndIsr(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-stop-replica")]
             Self::StopReplica(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-update-metadata")]
             Self::UpdateMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-controlled-shutdown")]
             Self::ControlledShutdown(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-offset-commit")]
             Self::OffsetCommit(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-offset-fetch")]
             Self::OffsetFetch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-find-coordinator")]
             Self::FindCoordinator(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-join-group")]
             Self::JoinGroup(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-heartbeat")]
             Self::Heartbeat(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-leave-group")]
             Self::LeaveGroup(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-sync-group")]
             Self::SyncGroup(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-groups")]
             Self::DescribeGroups(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-list-groups")]
             Self::ListGroups(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-sasl-handshake")]
             Self::SaslHandshake(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-api-versions")]
             Self::ApiVersions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-create-topics")]
             Self::CreateTopics(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-topics")]
             Self::DeleteTopics(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-records")]
             Self::DeleteRecords(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-init-producer-id")]
             Self::InitProducerId(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             Self::OffsetForLeaderEpoch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-add-partitions-to-txn")]
             Self::AddPartitionsToTxn(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-add-offsets-to-txn")]
             Self::AddOffsetsToTxn(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-end-txn")]
             Self::EndTxn(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-write-txn-markers")]
             Self::WriteTxnMarkers(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-txn-offset-commit")]
             Self::TxnOffsetCommit(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-acls")]
             Self::DescribeAcls(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-create-acls")]
             Self::CreateAcls(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-acls")]
             Self::DeleteAcls(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-configs")]
             Self::DescribeConfigs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-configs")]
             Self::AlterConfigs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             Self::AlterReplicaLogDirs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-log-dirs")]
             Self::DescribeLogDirs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-sasl-authenticate")]
             Self::SaslAuthenticate(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-create-partitions")]
             Self::CreatePartitions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-create-delegation-token")]
             Self::CreateDelegationToken(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-renew-delegation-token")]
             Self::RenewDelegationToken(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-expire-delegation-token")]
             Self::ExpireDelegationToken(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-delegation-token")]
             Self::DescribeDelegationToken(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-groups")]
             Self::DeleteGroups(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-elect-leaders")]
             Self::ElectLeaders(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-incremental-alter-configs")]
             Self::IncrementalAlterConfigs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-partition-reassignments")]
             Self::AlterPartitionReassignments(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-list-partition-reassignments")]
             Self::ListPartitionReassignments(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-offset-delete")]
             Self::OffsetDelete(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-client-quotas")]
             Self::DescribeClientQuotas(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-client-quotas")]
             Self::AlterClientQuotas(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             Self::DescribeUserScramCredentials(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             Self::AlterUserScramCredentials(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-vote")]
             Self::Vote(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-begin-quorum-epoch")]
             Self::BeginQuorumEpoch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-end-quorum-epoch")]
             Self::EndQuorumEpoch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-quorum")]
             Self::DescribeQuorum(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-partition")]
             Self::AlterPartition(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-update-features")]
             Self::UpdateFeatures(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-envelope")]
             Self::Envelope(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-fetch-snapshot")]
             Self::FetchSnapshot(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-cluster")]
             Self::DescribeCluster(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-producers")]
             Self::DescribeProducers(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-broker-registration")]
             Self::BrokerRegistration(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-broker-heartbeat")]
             Self::BrokerHeartbeat(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-unregister-broker")]
             Self::UnregisterBroker(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-transactions")]
             Self::DescribeTransactions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-list-transactions")]
             Self::ListTransactions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-allocate-producer-ids")]
             Self::AllocateProducerIds(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             Self::ConsumerGroupHeartbeat(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-consumer-group-describe")]
             Self::ConsumerGroupDescribe(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-controller-registration")]
             Self::ControllerRegistration(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             Self::GetTelemetrySubscriptions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-push-telemetry")]
             Self::PushTelemetry(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             Self::AssignReplicasToDirs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-list-config-resources")]
             Self::ListConfigResources(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-topic-partitions")]
             Self::DescribeTopicPartitions(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-share-group-heartbeat")]
             Self::ShareGroupHeartbeat(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-share-group-describe")]
             Self::ShareGroupDescribe(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-share-fetch")]
             Self::ShareFetch(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-share-acknowledge")]
             Self::ShareAcknowledge(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-add-raft-voter")]
             Self::AddRaftVoter(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-remove-raft-voter")]
             Self::RemoveRaftVoter(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-update-raft-voter")]
             Self::UpdateRaftVoter(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-initialize-share-group-state")]
             Self::InitializeShareGroupState(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-read-share-group-state")]
             Self::ReadShareGroupState(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-write-share-group-state")]
             Self::WriteShareGroupState(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-share-group-state")]
             Self::DeleteShareGroupState(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-read-share-group-state-summary")]
             Self::ReadShareGroupStateSummary(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-streams-group-heartbeat")]
             Self::StreamsGroupHeartbeat(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-streams-group-describe")]
             Self::StreamsGroupDescribe(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-share-group-offsets")]
             Self::DescribeShareGroupOffsets(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-alter-share-group-offsets")]
             Self::AlterShareGroupOffsets(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-delete-share-group-offsets")]
             Self::DeleteShareGroupOffsets(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             Self::StreamsGroupTopologyDescriptionUpdate(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-unregister-controller")]
             Self::UnregisterController(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-describe-mirrors")]
             Self::DescribeMirrors(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-bump-leader-epochs")]
             Self::BumpLeaderEpochs(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(m) => rt::Message::encoded_len(m, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Encodes at `version` into `sink`.
     pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "api-produce")]
             Self::Produce(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-fetch")]
             Self::Fetch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-list-offsets")]
             Self::ListOffsets(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-metadata")]
             Self::Metadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-leader-and-isr")]
             Self::LeaderAndIsr(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-stop-replica")]
             Self::StopReplica(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-update-metadata")]
             Self::UpdateMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-controlled-shutdown")]
             Self::ControlledShutdown(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-offset-commit")]
             Self::OffsetCommit(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-offset-fetch")]
             Self::OffsetFetch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-find-coordinator")]
             Self::FindCoordinator(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-join-group")]
             Self::JoinGroup(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-heartbeat")]
             Self::Heartbeat(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-leave-group")]
             Self::LeaveGroup(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-sync-group")]
             Self::SyncGroup(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-groups")]
             Self::DescribeGroups(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-list-groups")]
             Self::ListGroups(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-sasl-handshake")]
             Self::SaslHandshake(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-api-versions")]
             Self::ApiVersions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-create-topics")]
             Self::CreateTopics(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-topics")]
             Self::DeleteTopics(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-records")]
             Self::DeleteRecords(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-init-producer-id")]
             Self::InitProducerId(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-offset-for-leader-epoch")]
             Self::OffsetForLeaderEpoch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-add-partitions-to-txn")]
             Self::AddPartitionsToTxn(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-add-offsets-to-txn")]
             Self::AddOffsetsToTxn(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-end-txn")]
             Self::EndTxn(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-write-txn-markers")]
             Self::WriteTxnMarkers(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-txn-offset-commit")]
             Self::TxnOffsetCommit(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-acls")]
             Self::DescribeAcls(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-create-acls")]
             Self::CreateAcls(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-acls")]
             Self::DeleteAcls(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-configs")]
             Self::DescribeConfigs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-configs")]
             Self::AlterConfigs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-replica-log-dirs")]
             Self::AlterReplicaLogDirs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-log-dirs")]
             Self::DescribeLogDirs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-sasl-authenticate")]
             Self::SaslAuthenticate(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-create-partitions")]
             Self::CreatePartitions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-create-delegation-token")]
             Self::CreateDelegationToken(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-renew-delegation-token")]
             Self::RenewDelegationToken(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-expire-delegation-token")]
             Self::ExpireDelegationToken(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-delegation-token")]
             Self::DescribeDelegationToken(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-groups")]
             Self::DeleteGroups(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-elect-leaders")]
             Self::ElectLeaders(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-incremental-alter-configs")]
             Self::IncrementalAlterConfigs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-partition-reassignments")]
             Self::AlterPartitionReassignments(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-list-partition-reassignments")]
             Self::ListPartitionReassignments(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-offset-delete")]
             Self::OffsetDelete(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-client-quotas")]
             Self::DescribeClientQuotas(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-client-quotas")]
             Self::AlterClientQuotas(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-user-scram-credentials")]
             Self::DescribeUserScramCredentials(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-user-scram-credentials")]
             Self::AlterUserScramCredentials(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-vote")]
             Self::Vote(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-begin-quorum-epoch")]
             Self::BeginQuorumEpoch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-end-quorum-epoch")]
             Self::EndQuorumEpoch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-quorum")]
             Self::DescribeQuorum(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-partition")]
             Self::AlterPartition(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-update-features")]
             Self::UpdateFeatures(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-envelope")]
             Self::Envelope(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-fetch-snapshot")]
             Self::FetchSnapshot(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-cluster")]
             Self::DescribeCluster(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-producers")]
             Self::DescribeProducers(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-broker-registration")]
             Self::BrokerRegistration(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-broker-heartbeat")]
             Self::BrokerHeartbeat(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-unregister-broker")]
             Self::UnregisterBroker(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-transactions")]
             Self::DescribeTransactions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-list-transactions")]
             Self::ListTransactions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-allocate-producer-ids")]
             Self::AllocateProducerIds(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-consumer-group-heartbeat")]
             Self::ConsumerGroupHeartbeat(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-consumer-group-describe")]
             Self::ConsumerGroupDescribe(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-controller-registration")]
             Self::ControllerRegistration(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-get-telemetry-subscriptions")]
             Self::GetTelemetrySubscriptions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-push-telemetry")]
             Self::PushTelemetry(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-assign-replicas-to-dirs")]
             Self::AssignReplicasToDirs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-list-config-resources")]
             Self::ListConfigResources(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-topic-partitions")]
             Self::DescribeTopicPartitions(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-share-group-heartbeat")]
             Self::ShareGroupHeartbeat(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-share-group-describe")]
             Self::ShareGroupDescribe(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-share-fetch")]
             Self::ShareFetch(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-share-acknowledge")]
             Self::ShareAcknowledge(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-add-raft-voter")]
             Self::AddRaftVoter(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-remove-raft-voter")]
             Self::RemoveRaftVoter(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-update-raft-voter")]
             Self::UpdateRaftVoter(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-initialize-share-group-state")]
             Self::InitializeShareGroupState(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-read-share-group-state")]
             Self::ReadShareGroupState(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-write-share-group-state")]
             Self::WriteShareGroupState(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-share-group-state")]
             Self::DeleteShareGroupState(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-read-share-group-state-summary")]
             Self::ReadShareGroupStateSummary(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-streams-group-heartbeat")]
             Self::StreamsGroupHeartbeat(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-streams-group-describe")]
             Self::StreamsGroupDescribe(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-share-group-offsets")]
             Self::DescribeShareGroupOffsets(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-alter-share-group-offsets")]
             Self::AlterShareGroupOffsets(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-delete-share-group-offsets")]
             Self::DeleteShareGroupOffsets(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-streams-group-topology-description-update")]
             Self::StreamsGroupTopologyDescriptionUpdate(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-unregister-controller")]
             Self::UnregisterController(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-describe-mirrors")]
             Self::DescribeMirrors(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-bump-leader-epochs")]
             Self::BumpLeaderEpochs(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "api-read-mirror-states")]
             Self::ReadMirrorStates(m) => rt::Message::encode(m, sink, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 }
@@ -4703,105 +8607,372 @@ impl MetadataRecordType {
     /// Facts of the record schema (valid and flexible versions).
     pub fn info(self) -> rt::MessageInfo {
         match self {
-            Self::RegisterBroker => <metadata::RegisterBrokerRecord<'static> as rt::Message<'static>>::INFO,
-            Self::UnregisterBroker => <metadata::UnregisterBrokerRecord<'static> as rt::Message<'static>>::INFO,
-            Self::Topic => <metadata::TopicRecord<'static> as rt::Message<'static>>::INFO,
-            Self::Partition => <metadata::PartitionRecord<'static> as rt::Message<'static>>::INFO,
-            Self::Config => <metadata::ConfigRecord<'static> as rt::Message<'static>>::INFO,
-            Self::PartitionChange => <metadata::PartitionChangeRecord<'static> as rt::Message<'static>>::INFO,
-            Self::FenceBroker => <metadata::FenceBrokerRecord<'static> as rt::Message<'static>>::INFO,
-            Self::UnfenceBroker => <metadata::UnfenceBrokerRecord<'static> as rt::Message<'static>>::INFO,
-            Self::RemoveTopic => <metadata::RemoveTopicRecord<'static> as rt::Message<'static>>::INFO,
-            Self::DelegationToken => <metadata::DelegationTokenRecord<'static> as rt::Message<'static>>::INFO,
-            Self::UserScramCredential => <metadata::UserScramCredentialRecord<'static> as rt::Message<'static>>::INFO,
-            Self::FeatureLevel => <metadata::FeatureLevelRecord<'static> as rt::Message<'static>>::INFO,
-            Self::ClientQuota => <metadata::ClientQuotaRecord<'static> as rt::Message<'static>>::INFO,
-            Self::ProducerIds => <metadata::ProducerIdsRecord<'static> as rt::Message<'static>>::INFO,
-            Self::BrokerRegistrationChange => {
-                <metadata::BrokerRegistrationChangeRecord<'static> as rt::Message<'static>>::INFO
-            }
-            Self::AccessControlEntry => <metadata::AccessControlEntryRecord<'static> as rt::Message<'static>>::INFO,
-            Self::RemoveAccessControlEntry => {
-                <metadata::RemoveAccessControlEntryRecord<'static> as rt::Message<'static>>::INFO
-            }
-            Self::NoOp => <metadata::NoOpRecord<'static> as rt::Message<'static>>::INFO,
-            Self::ZkMigrationState => <metadata::ZkMigrationStateRecord<'static> as rt::Message<'static>>::INFO,
-            Self::RemoveUserScramCredential => {
-                <metadata::RemoveUserScramCredentialRecord<'static> as rt::Message<'static>>::INFO
-            }
-            Self::BeginTransaction => <metadata::BeginTransactionRecord<'static> as rt::Message<'static>>::INFO,
-            Self::EndTransaction => <metadata::EndTransactionRecord<'static> as rt::Message<'static>>::INFO,
-            Self::AbortTransaction => <metadata::AbortTransactionRecord<'static> as rt::Message<'static>>::INFO,
-            Self::RemoveDelegationToken => {
-                <metadata::RemoveDelegationTokenRecord<'static> as rt::Message<'static>>::INFO
-            }
-            Self::RegisterController => <metadata::RegisterControllerRecord<'static> as rt::Message<'static>>::INFO,
-            Self::ClearElr => <metadata::ClearElrRecord<'static> as rt::Message<'static>>::INFO,
-            Self::UnregisterController => <metadata::UnregisterControllerRecord<'static> as rt::Message<'static>>::INFO,
+            Self::RegisterBroker => rt::MessageInfo {
+                name: "RegisterBrokerRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(0),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UnregisterBroker => rt::MessageInfo {
+                name: "UnregisterBrokerRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(1),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Topic => rt::MessageInfo {
+                name: "TopicRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(2),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Partition => rt::MessageInfo {
+                name: "PartitionRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(3),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::Config => rt::MessageInfo {
+                name: "ConfigRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(4),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::PartitionChange => rt::MessageInfo {
+                name: "PartitionChangeRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(5),
+                min_version: 0,
+                max_version: 2,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::FenceBroker => rt::MessageInfo {
+                name: "FenceBrokerRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(7),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UnfenceBroker => rt::MessageInfo {
+                name: "UnfenceBrokerRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(8),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::RemoveTopic => rt::MessageInfo {
+                name: "RemoveTopicRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(9),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::DelegationToken => rt::MessageInfo {
+                name: "DelegationTokenRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(10),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UserScramCredential => rt::MessageInfo {
+                name: "UserScramCredentialRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(11),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::FeatureLevel => rt::MessageInfo {
+                name: "FeatureLevelRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(12),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ClientQuota => rt::MessageInfo {
+                name: "ClientQuotaRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(14),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ProducerIds => rt::MessageInfo {
+                name: "ProducerIdsRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(15),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::BrokerRegistrationChange => rt::MessageInfo {
+                name: "BrokerRegistrationChangeRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(17),
+                min_version: 0,
+                max_version: 3,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AccessControlEntry => rt::MessageInfo {
+                name: "AccessControlEntryRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(18),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::RemoveAccessControlEntry => rt::MessageInfo {
+                name: "RemoveAccessControlEntryRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(19),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::NoOp => rt::MessageInfo {
+                name: "NoOpRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(20),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ZkMigrationState => rt::MessageInfo {
+                name: "ZkMigrationStateRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(21),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::RemoveUserScramCredential => rt::MessageInfo {
+                name: "RemoveUserScramCredentialRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(22),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::BeginTransaction => rt::MessageInfo {
+                name: "BeginTransactionRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(23),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::EndTransaction => rt::MessageInfo {
+                name: "EndTransactionRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(24),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::AbortTransaction => rt::MessageInfo {
+                name: "AbortTransactionRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(25),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::RemoveDelegationToken => rt::MessageInfo {
+                name: "RemoveDelegationTokenRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(26),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::RegisterController => rt::MessageInfo {
+                name: "RegisterControllerRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(27),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ClearElr => rt::MessageInfo {
+                name: "ClearElrRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(28),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::UnregisterController => rt::MessageInfo {
+                name: "UnregisterControllerRecord",
+                kind: rt::MessageKind::Metadata,
+                api_key: Some(29),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
         }
     }
 }
 
 /// A KRaft metadata record of any type.
+///
+/// A variant exists when the feature that compiles its message is enabled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum MetadataRecord<'a> {
-    /// [`metadata::RegisterBrokerRecord`].
+    /// [`metadata::RegisterBrokerRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     RegisterBroker(metadata::RegisterBrokerRecord<'a>),
-    /// [`metadata::UnregisterBrokerRecord`].
+    /// [`metadata::UnregisterBrokerRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     UnregisterBroker(metadata::UnregisterBrokerRecord<'a>),
-    /// [`metadata::TopicRecord`].
+    /// [`metadata::TopicRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     Topic(metadata::TopicRecord<'a>),
-    /// [`metadata::PartitionRecord`].
+    /// [`metadata::PartitionRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     Partition(metadata::PartitionRecord<'a>),
-    /// [`metadata::ConfigRecord`].
+    /// [`metadata::ConfigRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     Config(metadata::ConfigRecord<'a>),
-    /// [`metadata::PartitionChangeRecord`].
+    /// [`metadata::PartitionChangeRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     PartitionChange(metadata::PartitionChangeRecord<'a>),
-    /// [`metadata::FenceBrokerRecord`].
+    /// [`metadata::FenceBrokerRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     FenceBroker(metadata::FenceBrokerRecord<'a>),
-    /// [`metadata::UnfenceBrokerRecord`].
+    /// [`metadata::UnfenceBrokerRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     UnfenceBroker(metadata::UnfenceBrokerRecord<'a>),
-    /// [`metadata::RemoveTopicRecord`].
+    /// [`metadata::RemoveTopicRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     RemoveTopic(metadata::RemoveTopicRecord<'a>),
-    /// [`metadata::DelegationTokenRecord`].
+    /// [`metadata::DelegationTokenRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     DelegationToken(metadata::DelegationTokenRecord<'a>),
-    /// [`metadata::UserScramCredentialRecord`].
+    /// [`metadata::UserScramCredentialRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     UserScramCredential(metadata::UserScramCredentialRecord<'a>),
-    /// [`metadata::FeatureLevelRecord`].
+    /// [`metadata::FeatureLevelRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     FeatureLevel(metadata::FeatureLevelRecord<'a>),
-    /// [`metadata::ClientQuotaRecord`].
+    /// [`metadata::ClientQuotaRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     ClientQuota(metadata::ClientQuotaRecord<'a>),
-    /// [`metadata::ProducerIdsRecord`].
+    /// [`metadata::ProducerIdsRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     ProducerIds(metadata::ProducerIdsRecord<'a>),
-    /// [`metadata::BrokerRegistrationChangeRecord`].
+    /// [`metadata::BrokerRegistrationChangeRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     BrokerRegistrationChange(metadata::BrokerRegistrationChangeRecord<'a>),
-    /// [`metadata::AccessControlEntryRecord`].
+    /// [`metadata::AccessControlEntryRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     AccessControlEntry(metadata::AccessControlEntryRecord<'a>),
-    /// [`metadata::RemoveAccessControlEntryRecord`].
+    /// [`metadata::RemoveAccessControlEntryRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     RemoveAccessControlEntry(metadata::RemoveAccessControlEntryRecord<'a>),
-    /// [`metadata::NoOpRecord`].
+    /// [`metadata::NoOpRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     NoOp(metadata::NoOpRecord<'a>),
-    /// [`metadata::ZkMigrationStateRecord`].
+    /// [`metadata::ZkMigrationStateRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     ZkMigrationState(metadata::ZkMigrationStateRecord<'a>),
-    /// [`metadata::RemoveUserScramCredentialRecord`].
+    /// [`metadata::RemoveUserScramCredentialRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     RemoveUserScramCredential(metadata::RemoveUserScramCredentialRecord<'a>),
-    /// [`metadata::BeginTransactionRecord`].
+    /// [`metadata::BeginTransactionRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     BeginTransaction(metadata::BeginTransactionRecord<'a>),
-    /// [`metadata::EndTransactionRecord`].
+    /// [`metadata::EndTransactionRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     EndTransaction(metadata::EndTransactionRecord<'a>),
-    /// [`metadata::AbortTransactionRecord`].
+    /// [`metadata::AbortTransactionRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     AbortTransaction(metadata::AbortTransactionRecord<'a>),
-    /// [`metadata::RemoveDelegationTokenRecord`].
+    /// [`metadata::RemoveDelegationTokenRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     RemoveDelegationToken(metadata::RemoveDelegationTokenRecord<'a>),
-    /// [`metadata::RegisterControllerRecord`].
+    /// [`metadata::RegisterControllerRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     RegisterController(metadata::RegisterControllerRecord<'a>),
-    /// [`metadata::ClearElrRecord`].
+    /// [`metadata::ClearElrRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     ClearElr(metadata::ClearElrRecord<'a>),
-    /// [`metadata::UnregisterControllerRecord`].
+    /// [`metadata::UnregisterControllerRecord`] (feature `metadata-records`).
+    #[cfg(feature = "metadata-records")]
     UnregisterController(metadata::UnregisterControllerRecord<'a>),
+    #[doc(hidden)]
+    Uninhabited(rt::Uninhabited<'a>),
 }
 
+#[allow(unused_variables)] // a build may enable none of its messages
 impl<'a> MetadataRecord<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
@@ -4811,116 +8982,228 @@ impl<'a> MetadataRecord<'a> {
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        Ok(match key {
+        match key {
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::RegisterBroker => {
-                let (m, r) = rt::parse_mode::<metadata::RegisterBrokerRecord<'a>>(bytes, version, mode)?;
-                (Self::RegisterBroker(m), r)
+                rt::parse_mode::<metadata::RegisterBrokerRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::RegisterBroker(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::RegisterBroker => {
+                Err(rt::not_enabled("metadata-records", "RegisterBrokerRecord", version))
+            }
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::UnregisterBroker => {
-                let (m, r) = rt::parse_mode::<metadata::UnregisterBrokerRecord<'a>>(bytes, version, mode)?;
-                (Self::UnregisterBroker(m), r)
+                rt::parse_mode::<metadata::UnregisterBrokerRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::UnregisterBroker(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::UnregisterBroker => {
+                Err(rt::not_enabled("metadata-records", "UnregisterBrokerRecord", version))
+            }
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::Topic => {
-                let (m, r) = rt::parse_mode::<metadata::TopicRecord<'a>>(bytes, version, mode)?;
-                (Self::Topic(m), r)
+                rt::parse_mode::<metadata::TopicRecord<'a>>(bytes, version, mode).map(|(m, r)| (Self::Topic(m), r))
             }
-            MetadataRecordType::Partition => {
-                let (m, r) = rt::parse_mode::<metadata::PartitionRecord<'a>>(bytes, version, mode)?;
-                (Self::Partition(m), r)
-            }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::Topic => Err(rt::not_enabled("metadata-records", "TopicRecord", version)),
+            #[cfg(feature = "metadata-records")]
+            MetadataRecordType::Partition => rt::parse_mode::<metadata::PartitionRecord<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::Partition(m), r)),
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::Partition => Err(rt::not_enabled("metadata-records", "PartitionRecord", version)),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::Config => {
-                let (m, r) = rt::parse_mode::<metadata::ConfigRecord<'a>>(bytes, version, mode)?;
-                (Self::Config(m), r)
+                rt::parse_mode::<metadata::ConfigRecord<'a>>(bytes, version, mode).map(|(m, r)| (Self::Config(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::Config => Err(rt::not_enabled("metadata-records", "ConfigRecord", version)),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::PartitionChange => {
-                let (m, r) = rt::parse_mode::<metadata::PartitionChangeRecord<'a>>(bytes, version, mode)?;
-                (Self::PartitionChange(m), r)
+                rt::parse_mode::<metadata::PartitionChangeRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::PartitionChange(m), r))
             }
-            MetadataRecordType::FenceBroker => {
-                let (m, r) = rt::parse_mode::<metadata::FenceBrokerRecord<'a>>(bytes, version, mode)?;
-                (Self::FenceBroker(m), r)
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::PartitionChange => {
+                Err(rt::not_enabled("metadata-records", "PartitionChangeRecord", version))
             }
+            #[cfg(feature = "metadata-records")]
+            MetadataRecordType::FenceBroker => rt::parse_mode::<metadata::FenceBrokerRecord<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::FenceBroker(m), r)),
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::FenceBroker => Err(rt::not_enabled("metadata-records", "FenceBrokerRecord", version)),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::UnfenceBroker => {
-                let (m, r) = rt::parse_mode::<metadata::UnfenceBrokerRecord<'a>>(bytes, version, mode)?;
-                (Self::UnfenceBroker(m), r)
+                rt::parse_mode::<metadata::UnfenceBrokerRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::UnfenceBroker(m), r))
             }
-            MetadataRecordType::RemoveTopic => {
-                let (m, r) = rt::parse_mode::<metadata::RemoveTopicRecord<'a>>(bytes, version, mode)?;
-                (Self::RemoveTopic(m), r)
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::UnfenceBroker => {
+                Err(rt::not_enabled("metadata-records", "UnfenceBrokerRecord", version))
             }
+            #[cfg(feature = "metadata-records")]
+            MetadataRecordType::RemoveTopic => rt::parse_mode::<metadata::RemoveTopicRecord<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::RemoveTopic(m), r)),
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::RemoveTopic => Err(rt::not_enabled("metadata-records", "RemoveTopicRecord", version)),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::DelegationToken => {
-                let (m, r) = rt::parse_mode::<metadata::DelegationTokenRecord<'a>>(bytes, version, mode)?;
-                (Self::DelegationToken(m), r)
+                rt::parse_mode::<metadata::DelegationTokenRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::DelegationToken(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::DelegationToken => {
+                Err(rt::not_enabled("metadata-records", "DelegationTokenRecord", version))
+            }
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::UserScramCredential => {
-                let (m, r) = rt::parse_mode::<metadata::UserScramCredentialRecord<'a>>(bytes, version, mode)?;
-                (Self::UserScramCredential(m), r)
+                rt::parse_mode::<metadata::UserScramCredentialRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::UserScramCredential(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::UserScramCredential => Err(rt::not_enabled(
+                "metadata-records",
+                "UserScramCredentialRecord",
+                version,
+            )),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::FeatureLevel => {
-                let (m, r) = rt::parse_mode::<metadata::FeatureLevelRecord<'a>>(bytes, version, mode)?;
-                (Self::FeatureLevel(m), r)
+                rt::parse_mode::<metadata::FeatureLevelRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::FeatureLevel(m), r))
             }
-            MetadataRecordType::ClientQuota => {
-                let (m, r) = rt::parse_mode::<metadata::ClientQuotaRecord<'a>>(bytes, version, mode)?;
-                (Self::ClientQuota(m), r)
-            }
-            MetadataRecordType::ProducerIds => {
-                let (m, r) = rt::parse_mode::<metadata::ProducerIdsRecord<'a>>(bytes, version, mode)?;
-                (Self::ProducerIds(m), r)
-            }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::FeatureLevel => Err(rt::not_enabled("metadata-records", "FeatureLevelRecord", version)),
+            #[cfg(feature = "metadata-records")]
+            MetadataRecordType::ClientQuota => rt::parse_mode::<metadata::ClientQuotaRecord<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ClientQuota(m), r)),
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::ClientQuota => Err(rt::not_enabled("metadata-records", "ClientQuotaRecord", version)),
+            #[cfg(feature = "metadata-records")]
+            MetadataRecordType::ProducerIds => rt::parse_mode::<metadata::ProducerIdsRecord<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ProducerIds(m), r)),
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::ProducerIds => Err(rt::not_enabled("metadata-records", "ProducerIdsRecord", version)),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::BrokerRegistrationChange => {
-                let (m, r) = rt::parse_mode::<metadata::BrokerRegistrationChangeRecord<'a>>(bytes, version, mode)?;
-                (Self::BrokerRegistrationChange(m), r)
+                rt::parse_mode::<metadata::BrokerRegistrationChangeRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::BrokerRegistrationChange(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::BrokerRegistrationChange => Err(rt::not_enabled(
+                "metadata-records",
+                "BrokerRegistrationChangeRecord",
+                version,
+            )),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::AccessControlEntry => {
-                let (m, r) = rt::parse_mode::<metadata::AccessControlEntryRecord<'a>>(bytes, version, mode)?;
-                (Self::AccessControlEntry(m), r)
+                rt::parse_mode::<metadata::AccessControlEntryRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AccessControlEntry(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::AccessControlEntry => {
+                Err(rt::not_enabled("metadata-records", "AccessControlEntryRecord", version))
+            }
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::RemoveAccessControlEntry => {
-                let (m, r) = rt::parse_mode::<metadata::RemoveAccessControlEntryRecord<'a>>(bytes, version, mode)?;
-                (Self::RemoveAccessControlEntry(m), r)
+                rt::parse_mode::<metadata::RemoveAccessControlEntryRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::RemoveAccessControlEntry(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::RemoveAccessControlEntry => Err(rt::not_enabled(
+                "metadata-records",
+                "RemoveAccessControlEntryRecord",
+                version,
+            )),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::NoOp => {
-                let (m, r) = rt::parse_mode::<metadata::NoOpRecord<'a>>(bytes, version, mode)?;
-                (Self::NoOp(m), r)
+                rt::parse_mode::<metadata::NoOpRecord<'a>>(bytes, version, mode).map(|(m, r)| (Self::NoOp(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::NoOp => Err(rt::not_enabled("metadata-records", "NoOpRecord", version)),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::ZkMigrationState => {
-                let (m, r) = rt::parse_mode::<metadata::ZkMigrationStateRecord<'a>>(bytes, version, mode)?;
-                (Self::ZkMigrationState(m), r)
+                rt::parse_mode::<metadata::ZkMigrationStateRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ZkMigrationState(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::ZkMigrationState => {
+                Err(rt::not_enabled("metadata-records", "ZkMigrationStateRecord", version))
+            }
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::RemoveUserScramCredential => {
-                let (m, r) = rt::parse_mode::<metadata::RemoveUserScramCredentialRecord<'a>>(bytes, version, mode)?;
-                (Self::RemoveUserScramCredential(m), r)
+                rt::parse_mode::<metadata::RemoveUserScramCredentialRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::RemoveUserScramCredential(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::RemoveUserScramCredential => Err(rt::not_enabled(
+                "metadata-records",
+                "RemoveUserScramCredentialRecord",
+                version,
+            )),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::BeginTransaction => {
-                let (m, r) = rt::parse_mode::<metadata::BeginTransactionRecord<'a>>(bytes, version, mode)?;
-                (Self::BeginTransaction(m), r)
+                rt::parse_mode::<metadata::BeginTransactionRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::BeginTransaction(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::BeginTransaction => {
+                Err(rt::not_enabled("metadata-records", "BeginTransactionRecord", version))
+            }
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::EndTransaction => {
-                let (m, r) = rt::parse_mode::<metadata::EndTransactionRecord<'a>>(bytes, version, mode)?;
-                (Self::EndTransaction(m), r)
+                rt::parse_mode::<metadata::EndTransactionRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::EndTransaction(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::EndTransaction => {
+                Err(rt::not_enabled("metadata-records", "EndTransactionRecord", version))
+            }
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::AbortTransaction => {
-                let (m, r) = rt::parse_mode::<metadata::AbortTransactionRecord<'a>>(bytes, version, mode)?;
-                (Self::AbortTransaction(m), r)
+                rt::parse_mode::<metadata::AbortTransactionRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::AbortTransaction(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::AbortTransaction => {
+                Err(rt::not_enabled("metadata-records", "AbortTransactionRecord", version))
+            }
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::RemoveDelegationToken => {
-                let (m, r) = rt::parse_mode::<metadata::RemoveDelegationTokenRecord<'a>>(bytes, version, mode)?;
-                (Self::RemoveDelegationToken(m), r)
+                rt::parse_mode::<metadata::RemoveDelegationTokenRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::RemoveDelegationToken(m), r))
             }
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::RemoveDelegationToken => Err(rt::not_enabled(
+                "metadata-records",
+                "RemoveDelegationTokenRecord",
+                version,
+            )),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::RegisterController => {
-                let (m, r) = rt::parse_mode::<metadata::RegisterControllerRecord<'a>>(bytes, version, mode)?;
-                (Self::RegisterController(m), r)
+                rt::parse_mode::<metadata::RegisterControllerRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::RegisterController(m), r))
             }
-            MetadataRecordType::ClearElr => {
-                let (m, r) = rt::parse_mode::<metadata::ClearElrRecord<'a>>(bytes, version, mode)?;
-                (Self::ClearElr(m), r)
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::RegisterController => {
+                Err(rt::not_enabled("metadata-records", "RegisterControllerRecord", version))
             }
+            #[cfg(feature = "metadata-records")]
+            MetadataRecordType::ClearElr => rt::parse_mode::<metadata::ClearElrRecord<'a>>(bytes, version, mode)
+                .map(|(m, r)| (Self::ClearElr(m), r)),
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::ClearElr => Err(rt::not_enabled("metadata-records", "ClearElrRecord", version)),
+            #[cfg(feature = "metadata-records")]
             MetadataRecordType::UnregisterController => {
-                let (m, r) = rt::parse_mode::<metadata::UnregisterControllerRecord<'a>>(bytes, version, mode)?;
-                (Self::UnregisterController(m), r)
+                rt::parse_mode::<metadata::UnregisterControllerRecord<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::UnregisterController(m), r))
             }
-        })
+            #[cfg(not(feature = "metadata-records"))]
+            MetadataRecordType::UnregisterController => Err(rt::not_enabled(
+                "metadata-records",
+                "UnregisterControllerRecord",
+                version,
+            )),
+        }
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
@@ -4931,177 +9214,317 @@ impl<'a> MetadataRecord<'a> {
     /// The key of the message held.
     pub fn key(&self) -> MetadataRecordType {
         match self {
+            #[cfg(feature = "metadata-records")]
             Self::RegisterBroker(_) => MetadataRecordType::RegisterBroker,
+            #[cfg(feature = "metadata-records")]
             Self::UnregisterBroker(_) => MetadataRecordType::UnregisterBroker,
+            #[cfg(feature = "metadata-records")]
             Self::Topic(_) => MetadataRecordType::Topic,
+            #[cfg(feature = "metadata-records")]
             Self::Partition(_) => MetadataRecordType::Partition,
+            #[cfg(feature = "metadata-records")]
             Self::Config(_) => MetadataRecordType::Config,
+            #[cfg(feature = "metadata-records")]
             Self::PartitionChange(_) => MetadataRecordType::PartitionChange,
+            #[cfg(feature = "metadata-records")]
             Self::FenceBroker(_) => MetadataRecordType::FenceBroker,
+            #[cfg(feature = "metadata-records")]
             Self::UnfenceBroker(_) => MetadataRecordType::UnfenceBroker,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveTopic(_) => MetadataRecordType::RemoveTopic,
+            #[cfg(feature = "metadata-records")]
             Self::DelegationToken(_) => MetadataRecordType::DelegationToken,
+            #[cfg(feature = "metadata-records")]
             Self::UserScramCredential(_) => MetadataRecordType::UserScramCredential,
+            #[cfg(feature = "metadata-records")]
             Self::FeatureLevel(_) => MetadataRecordType::FeatureLevel,
+            #[cfg(feature = "metadata-records")]
             Self::ClientQuota(_) => MetadataRecordType::ClientQuota,
+            #[cfg(feature = "metadata-records")]
             Self::ProducerIds(_) => MetadataRecordType::ProducerIds,
+            #[cfg(feature = "metadata-records")]
             Self::BrokerRegistrationChange(_) => MetadataRecordType::BrokerRegistrationChange,
+            #[cfg(feature = "metadata-records")]
             Self::AccessControlEntry(_) => MetadataRecordType::AccessControlEntry,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveAccessControlEntry(_) => MetadataRecordType::RemoveAccessControlEntry,
+            #[cfg(feature = "metadata-records")]
             Self::NoOp(_) => MetadataRecordType::NoOp,
+            #[cfg(feature = "metadata-records")]
             Self::ZkMigrationState(_) => MetadataRecordType::ZkMigrationState,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveUserScramCredential(_) => MetadataRecordType::RemoveUserScramCredential,
+            #[cfg(feature = "metadata-records")]
             Self::BeginTransaction(_) => MetadataRecordType::BeginTransaction,
+            #[cfg(feature = "metadata-records")]
             Self::EndTransaction(_) => MetadataRecordType::EndTransaction,
+            #[cfg(feature = "metadata-records")]
             Self::AbortTransaction(_) => MetadataRecordType::AbortTransaction,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveDelegationToken(_) => MetadataRecordType::RemoveDelegationToken,
+            #[cfg(feature = "metadata-records")]
             Self::RegisterController(_) => MetadataRecordType::RegisterController,
+            #[cfg(feature = "metadata-records")]
             Self::ClearElr(_) => MetadataRecordType::ClearElr,
+            #[cfg(feature = "metadata-records")]
             Self::UnregisterController(_) => MetadataRecordType::UnregisterController,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The facts of the message held.
     pub fn info(&self) -> rt::MessageInfo {
         match self {
+            #[cfg(feature = "metadata-records")]
             Self::RegisterBroker(_) => <metadata::RegisterBrokerRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::UnregisterBroker(_) => <metadata::UnregisterBrokerRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::Topic(_) => <metadata::TopicRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::Partition(_) => <metadata::PartitionRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::Config(_) => <metadata::ConfigRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::PartitionChange(_) => <metadata::PartitionChangeRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::FenceBroker(_) => <metadata::FenceBrokerRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::UnfenceBroker(_) => <metadata::UnfenceBrokerRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveTopic(_) => <metadata::RemoveTopicRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::DelegationToken(_) => <metadata::DelegationTokenRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::UserScramCredential(_) => <metadata::UserScramCredentialRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::FeatureLevel(_) => <metadata::FeatureLevelRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::ClientQuota(_) => <metadata::ClientQuotaRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::ProducerIds(_) => <metadata::ProducerIdsRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::BrokerRegistrationChange(_) => {
                 <metadata::BrokerRegistrationChangeRecord<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "metadata-records")]
             Self::AccessControlEntry(_) => <metadata::AccessControlEntryRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveAccessControlEntry(_) => {
                 <metadata::RemoveAccessControlEntryRecord<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "metadata-records")]
             Self::NoOp(_) => <metadata::NoOpRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::ZkMigrationState(_) => <metadata::ZkMigrationStateRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveUserScramCredential(_) => {
                 <metadata::RemoveUserScramCredentialRecord<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "metadata-records")]
             Self::BeginTransaction(_) => <metadata::BeginTransactionRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::EndTransaction(_) => <metadata::EndTransactionRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::AbortTransaction(_) => <metadata::AbortTransactionRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveDelegationToken(_) => <metadata::RemoveDelegationTokenRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::RegisterController(_) => <metadata::RegisterControllerRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::ClearElr(_) => <metadata::ClearElrRecord<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "metadata-records")]
             Self::UnregisterController(_) => <metadata::UnregisterControllerRecord<'a> as rt::Message<'a>>::INFO,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The field-level schema of the message held.
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
+            #[cfg(feature = "metadata-records")]
             Self::RegisterBroker(_) => <metadata::RegisterBrokerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::UnregisterBroker(_) => <metadata::UnregisterBrokerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::Topic(_) => <metadata::TopicRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::Partition(_) => <metadata::PartitionRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::Config(_) => <metadata::ConfigRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::PartitionChange(_) => <metadata::PartitionChangeRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::FenceBroker(_) => <metadata::FenceBrokerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::UnfenceBroker(_) => <metadata::UnfenceBrokerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveTopic(_) => <metadata::RemoveTopicRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::DelegationToken(_) => <metadata::DelegationTokenRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::UserScramCredential(_) => <metadata::UserScramCredentialRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::FeatureLevel(_) => <metadata::FeatureLevelRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::ClientQuota(_) => <metadata::ClientQuotaRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::ProducerIds(_) => <metadata::ProducerIdsRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::BrokerRegistrationChange(_) => {
                 <metadata::BrokerRegistrationChangeRecord<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "metadata-records")]
             Self::AccessControlEntry(_) => <metadata::AccessControlEntryRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveAccessControlEntry(_) => {
                 <metadata::RemoveAccessControlEntryRecord<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "metadata-records")]
             Self::NoOp(_) => <metadata::NoOpRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::ZkMigrationState(_) => <metadata::ZkMigrationStateRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveUserScramCredential(_) => {
                 <metadata::RemoveUserScramCredentialRecord<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "metadata-records")]
             Self::BeginTransaction(_) => <metadata::BeginTransactionRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::EndTransaction(_) => <metadata::EndTransactionRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::AbortTransaction(_) => <metadata::AbortTransactionRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::RemoveDelegationToken(_) => <metadata::RemoveDelegationTokenRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::RegisterController(_) => <metadata::RegisterControllerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::ClearElr(_) => <metadata::ClearElrRecord<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "metadata-records")]
             Self::UnregisterController(_) => <metadata::UnregisterControllerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "metadata-records")]
             Self::RegisterBroker(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::UnregisterBroker(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::Topic(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::Partition(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::Config(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::PartitionChange(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::FenceBroker(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::UnfenceBroker(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::RemoveTopic(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::DelegationToken(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::UserScramCredential(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::FeatureLevel(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::ClientQuota(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::ProducerIds(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::BrokerRegistrationChange(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::AccessControlEntry(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::RemoveAccessControlEntry(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::NoOp(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::ZkMigrationState(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::RemoveUserScramCredential(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::BeginTransaction(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::EndTransaction(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::AbortTransaction(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::RemoveDelegationToken(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::RegisterController(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::ClearElr(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "metadata-records")]
             Self::UnregisterController(m) => rt::Message::encoded_len(m, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Encodes at `version` into `sink`.
     pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "metadata-records")]
             Self::RegisterBroker(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::UnregisterBroker(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::Topic(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::Partition(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::Config(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::PartitionChange(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::FenceBroker(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::UnfenceBroker(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::RemoveTopic(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::DelegationToken(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::UserScramCredential(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::FeatureLevel(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::ClientQuota(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::ProducerIds(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::BrokerRegistrationChange(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::AccessControlEntry(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::RemoveAccessControlEntry(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::NoOp(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::ZkMigrationState(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::RemoveUserScramCredential(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::BeginTransaction(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::EndTransaction(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::AbortTransaction(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::RemoveDelegationToken(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::RegisterController(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::ClearElr(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "metadata-records")]
             Self::UnregisterController(m) => rt::Message::encode(m, sink, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 }
@@ -5299,60 +9722,226 @@ impl GroupCoordinatorRecordType {
     /// Facts of the key schema.
     pub fn key_info(self) -> rt::MessageInfo {
         match self {
-            Self::LegacyOffsetCommit => <coordinator::LegacyOffsetCommitKey<'static> as rt::Message<'static>>::INFO,
-            Self::OffsetCommit => <coordinator::OffsetCommitKey<'static> as rt::Message<'static>>::INFO,
-            Self::GroupMetadata => <coordinator::GroupMetadataKey<'static> as rt::Message<'static>>::INFO,
-            Self::ConsumerGroupMetadata => {
-                <coordinator::ConsumerGroupMetadataKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupPartitionMetadata => {
-                <coordinator::ConsumerGroupPartitionMetadataKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupMemberMetadata => {
-                <coordinator::ConsumerGroupMemberMetadataKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupTargetAssignmentMetadata => {
-                <coordinator::ConsumerGroupTargetAssignmentMetadataKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupTargetAssignmentMember => {
-                <coordinator::ConsumerGroupTargetAssignmentMemberKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupCurrentMemberAssignment => {
-                <coordinator::ConsumerGroupCurrentMemberAssignmentKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupMemberMetadata => {
-                <coordinator::ShareGroupMemberMetadataKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupMetadata => <coordinator::ShareGroupMetadataKey<'static> as rt::Message<'static>>::INFO,
-            Self::ShareGroupTargetAssignmentMetadata => {
-                <coordinator::ShareGroupTargetAssignmentMetadataKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupTargetAssignmentMember => {
-                <coordinator::ShareGroupTargetAssignmentMemberKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupCurrentMemberAssignment => {
-                <coordinator::ShareGroupCurrentMemberAssignmentKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupStatePartitionMetadata => {
-                <coordinator::ShareGroupStatePartitionMetadataKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupRegularExpression => {
-                <coordinator::ConsumerGroupRegularExpressionKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupMetadata => <coordinator::StreamsGroupMetadataKey<'static> as rt::Message<'static>>::INFO,
-            Self::StreamsGroupMemberMetadata => {
-                <coordinator::StreamsGroupMemberMetadataKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupTargetAssignmentMetadata => {
-                <coordinator::StreamsGroupTargetAssignmentMetadataKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupTargetAssignmentMember => {
-                <coordinator::StreamsGroupTargetAssignmentMemberKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupCurrentMemberAssignment => {
-                <coordinator::StreamsGroupCurrentMemberAssignmentKey<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupTopology => <coordinator::StreamsGroupTopologyKey<'static> as rt::Message<'static>>::INFO,
+            Self::LegacyOffsetCommit => rt::MessageInfo {
+                name: "LegacyOffsetCommitKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(0),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::OffsetCommit => rt::MessageInfo {
+                name: "OffsetCommitKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(1),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::GroupMetadata => rt::MessageInfo {
+                name: "GroupMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(2),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupMetadata => rt::MessageInfo {
+                name: "ConsumerGroupMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(3),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupPartitionMetadata => rt::MessageInfo {
+                name: "ConsumerGroupPartitionMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(4),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupMemberMetadata => rt::MessageInfo {
+                name: "ConsumerGroupMemberMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(5),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupTargetAssignmentMetadata => rt::MessageInfo {
+                name: "ConsumerGroupTargetAssignmentMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(6),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupTargetAssignmentMember => rt::MessageInfo {
+                name: "ConsumerGroupTargetAssignmentMemberKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(7),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupCurrentMemberAssignment => rt::MessageInfo {
+                name: "ConsumerGroupCurrentMemberAssignmentKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(8),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupMemberMetadata => rt::MessageInfo {
+                name: "ShareGroupMemberMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(10),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupMetadata => rt::MessageInfo {
+                name: "ShareGroupMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(11),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupTargetAssignmentMetadata => rt::MessageInfo {
+                name: "ShareGroupTargetAssignmentMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(12),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupTargetAssignmentMember => rt::MessageInfo {
+                name: "ShareGroupTargetAssignmentMemberKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(13),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupCurrentMemberAssignment => rt::MessageInfo {
+                name: "ShareGroupCurrentMemberAssignmentKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(14),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupStatePartitionMetadata => rt::MessageInfo {
+                name: "ShareGroupStatePartitionMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(15),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupRegularExpression => rt::MessageInfo {
+                name: "ConsumerGroupRegularExpressionKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(16),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupMetadata => rt::MessageInfo {
+                name: "StreamsGroupMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(17),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupMemberMetadata => rt::MessageInfo {
+                name: "StreamsGroupMemberMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(19),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupTargetAssignmentMetadata => rt::MessageInfo {
+                name: "StreamsGroupTargetAssignmentMetadataKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(20),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupTargetAssignmentMember => rt::MessageInfo {
+                name: "StreamsGroupTargetAssignmentMemberKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(21),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupCurrentMemberAssignment => rt::MessageInfo {
+                name: "StreamsGroupCurrentMemberAssignmentKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(22),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupTopology => rt::MessageInfo {
+                name: "StreamsGroupTopologyKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(23),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
         }
     }
 }
@@ -5361,118 +9950,307 @@ impl GroupCoordinatorRecordType {
     /// Facts of the value schema.
     pub fn value_info(self) -> rt::MessageInfo {
         match self {
-            Self::LegacyOffsetCommit => <coordinator::LegacyOffsetCommitValue<'static> as rt::Message<'static>>::INFO,
-            Self::OffsetCommit => <coordinator::OffsetCommitValue<'static> as rt::Message<'static>>::INFO,
-            Self::GroupMetadata => <coordinator::GroupMetadataValue<'static> as rt::Message<'static>>::INFO,
-            Self::ConsumerGroupMetadata => {
-                <coordinator::ConsumerGroupMetadataValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupPartitionMetadata => {
-                <coordinator::ConsumerGroupPartitionMetadataValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupMemberMetadata => {
-                <coordinator::ConsumerGroupMemberMetadataValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupTargetAssignmentMetadata => {
-                <coordinator::ConsumerGroupTargetAssignmentMetadataValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupTargetAssignmentMember => {
-                <coordinator::ConsumerGroupTargetAssignmentMemberValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupCurrentMemberAssignment => {
-                <coordinator::ConsumerGroupCurrentMemberAssignmentValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupMemberMetadata => {
-                <coordinator::ShareGroupMemberMetadataValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupMetadata => <coordinator::ShareGroupMetadataValue<'static> as rt::Message<'static>>::INFO,
-            Self::ShareGroupTargetAssignmentMetadata => {
-                <coordinator::ShareGroupTargetAssignmentMetadataValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupTargetAssignmentMember => {
-                <coordinator::ShareGroupTargetAssignmentMemberValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupCurrentMemberAssignment => {
-                <coordinator::ShareGroupCurrentMemberAssignmentValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ShareGroupStatePartitionMetadata => {
-                <coordinator::ShareGroupStatePartitionMetadataValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::ConsumerGroupRegularExpression => {
-                <coordinator::ConsumerGroupRegularExpressionValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupMetadata => {
-                <coordinator::StreamsGroupMetadataValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupMemberMetadata => {
-                <coordinator::StreamsGroupMemberMetadataValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupTargetAssignmentMetadata => {
-                <coordinator::StreamsGroupTargetAssignmentMetadataValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupTargetAssignmentMember => {
-                <coordinator::StreamsGroupTargetAssignmentMemberValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupCurrentMemberAssignment => {
-                <coordinator::StreamsGroupCurrentMemberAssignmentValue<'static> as rt::Message<'static>>::INFO
-            }
-            Self::StreamsGroupTopology => {
-                <coordinator::StreamsGroupTopologyValue<'static> as rt::Message<'static>>::INFO
-            }
+            Self::LegacyOffsetCommit => rt::MessageInfo {
+                name: "LegacyOffsetCommitValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(0),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::OffsetCommit => rt::MessageInfo {
+                name: "OffsetCommitValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(1),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::GroupMetadata => rt::MessageInfo {
+                name: "GroupMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(2),
+                min_version: 0,
+                max_version: 4,
+                flexible_min: Some(4),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupMetadata => rt::MessageInfo {
+                name: "ConsumerGroupMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(3),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupPartitionMetadata => rt::MessageInfo {
+                name: "ConsumerGroupPartitionMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(4),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupMemberMetadata => rt::MessageInfo {
+                name: "ConsumerGroupMemberMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(5),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupTargetAssignmentMetadata => rt::MessageInfo {
+                name: "ConsumerGroupTargetAssignmentMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(6),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupTargetAssignmentMember => rt::MessageInfo {
+                name: "ConsumerGroupTargetAssignmentMemberValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(7),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupCurrentMemberAssignment => rt::MessageInfo {
+                name: "ConsumerGroupCurrentMemberAssignmentValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(8),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupMemberMetadata => rt::MessageInfo {
+                name: "ShareGroupMemberMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(10),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupMetadata => rt::MessageInfo {
+                name: "ShareGroupMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(11),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupTargetAssignmentMetadata => rt::MessageInfo {
+                name: "ShareGroupTargetAssignmentMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(12),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupTargetAssignmentMember => rt::MessageInfo {
+                name: "ShareGroupTargetAssignmentMemberValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(13),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupCurrentMemberAssignment => rt::MessageInfo {
+                name: "ShareGroupCurrentMemberAssignmentValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(14),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareGroupStatePartitionMetadata => rt::MessageInfo {
+                name: "ShareGroupStatePartitionMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(15),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ConsumerGroupRegularExpression => rt::MessageInfo {
+                name: "ConsumerGroupRegularExpressionValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(16),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupMetadata => rt::MessageInfo {
+                name: "StreamsGroupMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(17),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupMemberMetadata => rt::MessageInfo {
+                name: "StreamsGroupMemberMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(19),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupTargetAssignmentMetadata => rt::MessageInfo {
+                name: "StreamsGroupTargetAssignmentMetadataValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(20),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupTargetAssignmentMember => rt::MessageInfo {
+                name: "StreamsGroupTargetAssignmentMemberValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(21),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupCurrentMemberAssignment => rt::MessageInfo {
+                name: "StreamsGroupCurrentMemberAssignmentValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(22),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::StreamsGroupTopology => rt::MessageInfo {
+                name: "StreamsGroupTopologyValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(23),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
         }
     }
 }
 
 /// A record key of the group coordinator (`__consumer_offsets`).
+///
+/// A variant exists when the feature that compiles its message is enabled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum GroupCoordinatorKey<'a> {
-    /// [`coordinator::LegacyOffsetCommitKey`].
+    /// [`coordinator::LegacyOffsetCommitKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     LegacyOffsetCommit(coordinator::LegacyOffsetCommitKey<'a>),
-    /// [`coordinator::OffsetCommitKey`].
+    /// [`coordinator::OffsetCommitKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     OffsetCommit(coordinator::OffsetCommitKey<'a>),
-    /// [`coordinator::GroupMetadataKey`].
+    /// [`coordinator::GroupMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     GroupMetadata(coordinator::GroupMetadataKey<'a>),
-    /// [`coordinator::ConsumerGroupMetadataKey`].
+    /// [`coordinator::ConsumerGroupMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupMetadata(coordinator::ConsumerGroupMetadataKey<'a>),
-    /// [`coordinator::ConsumerGroupPartitionMetadataKey`].
+    /// [`coordinator::ConsumerGroupPartitionMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupPartitionMetadata(coordinator::ConsumerGroupPartitionMetadataKey<'a>),
-    /// [`coordinator::ConsumerGroupMemberMetadataKey`].
+    /// [`coordinator::ConsumerGroupMemberMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupMemberMetadata(coordinator::ConsumerGroupMemberMetadataKey<'a>),
-    /// [`coordinator::ConsumerGroupTargetAssignmentMetadataKey`].
+    /// [`coordinator::ConsumerGroupTargetAssignmentMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupTargetAssignmentMetadata(coordinator::ConsumerGroupTargetAssignmentMetadataKey<'a>),
-    /// [`coordinator::ConsumerGroupTargetAssignmentMemberKey`].
+    /// [`coordinator::ConsumerGroupTargetAssignmentMemberKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupTargetAssignmentMember(coordinator::ConsumerGroupTargetAssignmentMemberKey<'a>),
-    /// [`coordinator::ConsumerGroupCurrentMemberAssignmentKey`].
+    /// [`coordinator::ConsumerGroupCurrentMemberAssignmentKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupCurrentMemberAssignment(coordinator::ConsumerGroupCurrentMemberAssignmentKey<'a>),
-    /// [`coordinator::ShareGroupMemberMetadataKey`].
+    /// [`coordinator::ShareGroupMemberMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupMemberMetadata(coordinator::ShareGroupMemberMetadataKey<'a>),
-    /// [`coordinator::ShareGroupMetadataKey`].
+    /// [`coordinator::ShareGroupMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupMetadata(coordinator::ShareGroupMetadataKey<'a>),
-    /// [`coordinator::ShareGroupTargetAssignmentMetadataKey`].
+    /// [`coordinator::ShareGroupTargetAssignmentMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupTargetAssignmentMetadata(coordinator::ShareGroupTargetAssignmentMetadataKey<'a>),
-    /// [`coordinator::ShareGroupTargetAssignmentMemberKey`].
+    /// [`coordinator::ShareGroupTargetAssignmentMemberKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupTargetAssignmentMember(coordinator::ShareGroupTargetAssignmentMemberKey<'a>),
-    /// [`coordinator::ShareGroupCurrentMemberAssignmentKey`].
+    /// [`coordinator::ShareGroupCurrentMemberAssignmentKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupCurrentMemberAssignment(coordinator::ShareGroupCurrentMemberAssignmentKey<'a>),
-    /// [`coordinator::ShareGroupStatePartitionMetadataKey`].
+    /// [`coordinator::ShareGroupStatePartitionMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupStatePartitionMetadata(coordinator::ShareGroupStatePartitionMetadataKey<'a>),
-    /// [`coordinator::ConsumerGroupRegularExpressionKey`].
+    /// [`coordinator::ConsumerGroupRegularExpressionKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupRegularExpression(coordinator::ConsumerGroupRegularExpressionKey<'a>),
-    /// [`coordinator::StreamsGroupMetadataKey`].
+    /// [`coordinator::StreamsGroupMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupMetadata(coordinator::StreamsGroupMetadataKey<'a>),
-    /// [`coordinator::StreamsGroupMemberMetadataKey`].
+    /// [`coordinator::StreamsGroupMemberMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupMemberMetadata(coordinator::StreamsGroupMemberMetadataKey<'a>),
-    /// [`coordinator::StreamsGroupTargetAssignmentMetadataKey`].
+    /// [`coordinator::StreamsGroupTargetAssignmentMetadataKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupTargetAssignmentMetadata(coordinator::StreamsGroupTargetAssignmentMetadataKey<'a>),
-    /// [`coordinator::StreamsGroupTargetAssignmentMemberKey`].
+    /// [`coordinator::StreamsGroupTargetAssignmentMemberKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupTargetAssignmentMember(coordinator::StreamsGroupTargetAssignmentMemberKey<'a>),
-    /// [`coordinator::StreamsGroupCurrentMemberAssignmentKey`].
+    /// [`coordinator::StreamsGroupCurrentMemberAssignmentKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupCurrentMemberAssignment(coordinator::StreamsGroupCurrentMemberAssignmentKey<'a>),
-    /// [`coordinator::StreamsGroupTopologyKey`].
+    /// [`coordinator::StreamsGroupTopologyKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupTopology(coordinator::StreamsGroupTopologyKey<'a>),
+    #[doc(hidden)]
+    Uninhabited(rt::Uninhabited<'a>),
 }
 
+#[allow(unused_variables)] // a build may enable none of its messages
 impl<'a> GroupCoordinatorKey<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
@@ -5482,108 +10260,242 @@ impl<'a> GroupCoordinatorKey<'a> {
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        Ok(match key {
+        match key {
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::LegacyOffsetCommit => {
-                let (m, r) = rt::parse_mode::<coordinator::LegacyOffsetCommitKey<'a>>(bytes, version, mode)?;
-                (Self::LegacyOffsetCommit(m), r)
+                rt::parse_mode::<coordinator::LegacyOffsetCommitKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::LegacyOffsetCommit(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::LegacyOffsetCommit => {
+                Err(rt::not_enabled("coordinator-records", "LegacyOffsetCommitKey", version))
+            }
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::OffsetCommit => {
-                let (m, r) = rt::parse_mode::<coordinator::OffsetCommitKey<'a>>(bytes, version, mode)?;
-                (Self::OffsetCommit(m), r)
+                rt::parse_mode::<coordinator::OffsetCommitKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::OffsetCommit(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::OffsetCommit => {
+                Err(rt::not_enabled("coordinator-records", "OffsetCommitKey", version))
+            }
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::GroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::GroupMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::GroupMetadata(m), r)
+                rt::parse_mode::<coordinator::GroupMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::GroupMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::GroupMetadata => {
+                Err(rt::not_enabled("coordinator-records", "GroupMetadataKey", version))
+            }
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupMetadata(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupMetadataKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupPartitionMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupPartitionMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupPartitionMetadata(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupPartitionMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupPartitionMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupPartitionMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupPartitionMetadataKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupMemberMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupMemberMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupMemberMetadata(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupMemberMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupMemberMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupMemberMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupMemberMetadataKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupTargetAssignmentMetadata(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupTargetAssignmentMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupTargetAssignmentMetadataKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMember => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMemberKey<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupTargetAssignmentMember(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMemberKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupTargetAssignmentMember(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMember => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupTargetAssignmentMemberKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupCurrentMemberAssignment => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupCurrentMemberAssignmentKey<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupCurrentMemberAssignment(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupCurrentMemberAssignmentKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupCurrentMemberAssignment(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupCurrentMemberAssignment => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupCurrentMemberAssignmentKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupMemberMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMemberMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupMemberMetadata(m), r)
+                rt::parse_mode::<coordinator::ShareGroupMemberMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupMemberMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupMemberMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupMemberMetadataKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupMetadata(m), r)
+                rt::parse_mode::<coordinator::ShareGroupMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupMetadata => {
+                Err(rt::not_enabled("coordinator-records", "ShareGroupMetadataKey", version))
+            }
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupTargetAssignmentMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupTargetAssignmentMetadata(m), r)
+                rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupTargetAssignmentMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupTargetAssignmentMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupTargetAssignmentMetadataKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupTargetAssignmentMember => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMemberKey<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupTargetAssignmentMember(m), r)
+                rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMemberKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupTargetAssignmentMember(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupTargetAssignmentMember => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupTargetAssignmentMemberKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupCurrentMemberAssignment => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupCurrentMemberAssignmentKey<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupCurrentMemberAssignment(m), r)
+                rt::parse_mode::<coordinator::ShareGroupCurrentMemberAssignmentKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupCurrentMemberAssignment(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupCurrentMemberAssignment => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupCurrentMemberAssignmentKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupStatePartitionMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupStatePartitionMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupStatePartitionMetadata(m), r)
+                rt::parse_mode::<coordinator::ShareGroupStatePartitionMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupStatePartitionMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupStatePartitionMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupStatePartitionMetadataKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupRegularExpression => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupRegularExpressionKey<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupRegularExpression(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupRegularExpressionKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupRegularExpression(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupRegularExpression => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupRegularExpressionKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupMetadata(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupMetadataKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupMemberMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMemberMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupMemberMetadata(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupMemberMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupMemberMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupMemberMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupMemberMetadataKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMetadataKey<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupTargetAssignmentMetadata(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMetadataKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupTargetAssignmentMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupTargetAssignmentMetadataKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMember => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMemberKey<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupTargetAssignmentMember(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMemberKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupTargetAssignmentMember(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMember => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupTargetAssignmentMemberKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupCurrentMemberAssignment => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::StreamsGroupCurrentMemberAssignmentKey<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupCurrentMemberAssignment(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupCurrentMemberAssignmentKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupCurrentMemberAssignment(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupCurrentMemberAssignment => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupCurrentMemberAssignmentKey",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupTopology => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupTopologyKey<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupTopology(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupTopologyKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupTopology(m), r))
             }
-        })
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupTopology => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupTopologyKey",
+                version,
+            )),
+        }
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
@@ -5594,268 +10506,410 @@ impl<'a> GroupCoordinatorKey<'a> {
     /// The key of the message held.
     pub fn key(&self) -> GroupCoordinatorRecordType {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(_) => GroupCoordinatorRecordType::LegacyOffsetCommit,
+            #[cfg(feature = "coordinator-records")]
             Self::OffsetCommit(_) => GroupCoordinatorRecordType::OffsetCommit,
+            #[cfg(feature = "coordinator-records")]
             Self::GroupMetadata(_) => GroupCoordinatorRecordType::GroupMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMetadata(_) => GroupCoordinatorRecordType::ConsumerGroupMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupPartitionMetadata(_) => GroupCoordinatorRecordType::ConsumerGroupPartitionMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMemberMetadata(_) => GroupCoordinatorRecordType::ConsumerGroupMemberMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMetadata(_) => {
                 GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMetadata
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMember(_) => {
                 GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMember
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupCurrentMemberAssignment(_) => {
                 GroupCoordinatorRecordType::ConsumerGroupCurrentMemberAssignment
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMemberMetadata(_) => GroupCoordinatorRecordType::ShareGroupMemberMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMetadata(_) => GroupCoordinatorRecordType::ShareGroupMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMetadata(_) => {
                 GroupCoordinatorRecordType::ShareGroupTargetAssignmentMetadata
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMember(_) => GroupCoordinatorRecordType::ShareGroupTargetAssignmentMember,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupCurrentMemberAssignment(_) => GroupCoordinatorRecordType::ShareGroupCurrentMemberAssignment,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupStatePartitionMetadata(_) => GroupCoordinatorRecordType::ShareGroupStatePartitionMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupRegularExpression(_) => GroupCoordinatorRecordType::ConsumerGroupRegularExpression,
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMetadata(_) => GroupCoordinatorRecordType::StreamsGroupMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMemberMetadata(_) => GroupCoordinatorRecordType::StreamsGroupMemberMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMetadata(_) => {
                 GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMetadata
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMember(_) => {
                 GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMember
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupCurrentMemberAssignment(_) => {
                 GroupCoordinatorRecordType::StreamsGroupCurrentMemberAssignment
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(_) => GroupCoordinatorRecordType::StreamsGroupTopology,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The facts of the message held.
     pub fn info(&self) -> rt::MessageInfo {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(_) => <coordinator::LegacyOffsetCommitKey<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::OffsetCommit(_) => <coordinator::OffsetCommitKey<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::GroupMetadata(_) => <coordinator::GroupMetadataKey<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMetadata(_) => <coordinator::ConsumerGroupMetadataKey<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupPartitionMetadata(_) => {
                 <coordinator::ConsumerGroupPartitionMetadataKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMemberMetadata(_) => {
                 <coordinator::ConsumerGroupMemberMetadataKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMetadata(_) => {
                 <coordinator::ConsumerGroupTargetAssignmentMetadataKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMember(_) => {
                 <coordinator::ConsumerGroupTargetAssignmentMemberKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupCurrentMemberAssignment(_) => {
                 <coordinator::ConsumerGroupCurrentMemberAssignmentKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMemberMetadata(_) => {
                 <coordinator::ShareGroupMemberMetadataKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMetadata(_) => <coordinator::ShareGroupMetadataKey<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMetadata(_) => {
                 <coordinator::ShareGroupTargetAssignmentMetadataKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMember(_) => {
                 <coordinator::ShareGroupTargetAssignmentMemberKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupCurrentMemberAssignment(_) => {
                 <coordinator::ShareGroupCurrentMemberAssignmentKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupStatePartitionMetadata(_) => {
                 <coordinator::ShareGroupStatePartitionMetadataKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupRegularExpression(_) => {
                 <coordinator::ConsumerGroupRegularExpressionKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMetadata(_) => <coordinator::StreamsGroupMetadataKey<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMemberMetadata(_) => {
                 <coordinator::StreamsGroupMemberMetadataKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMetadata(_) => {
                 <coordinator::StreamsGroupTargetAssignmentMetadataKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMember(_) => {
                 <coordinator::StreamsGroupTargetAssignmentMemberKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupCurrentMemberAssignment(_) => {
                 <coordinator::StreamsGroupCurrentMemberAssignmentKey<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(_) => <coordinator::StreamsGroupTopologyKey<'a> as rt::Message<'a>>::INFO,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The field-level schema of the message held.
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(_) => <coordinator::LegacyOffsetCommitKey<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::OffsetCommit(_) => <coordinator::OffsetCommitKey<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::GroupMetadata(_) => <coordinator::GroupMetadataKey<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMetadata(_) => <coordinator::ConsumerGroupMetadataKey<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupPartitionMetadata(_) => {
                 <coordinator::ConsumerGroupPartitionMetadataKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMemberMetadata(_) => {
                 <coordinator::ConsumerGroupMemberMetadataKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMetadata(_) => {
                 <coordinator::ConsumerGroupTargetAssignmentMetadataKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMember(_) => {
                 <coordinator::ConsumerGroupTargetAssignmentMemberKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupCurrentMemberAssignment(_) => {
                 <coordinator::ConsumerGroupCurrentMemberAssignmentKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMemberMetadata(_) => {
                 <coordinator::ShareGroupMemberMetadataKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMetadata(_) => <coordinator::ShareGroupMetadataKey<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMetadata(_) => {
                 <coordinator::ShareGroupTargetAssignmentMetadataKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMember(_) => {
                 <coordinator::ShareGroupTargetAssignmentMemberKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupCurrentMemberAssignment(_) => {
                 <coordinator::ShareGroupCurrentMemberAssignmentKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupStatePartitionMetadata(_) => {
                 <coordinator::ShareGroupStatePartitionMetadataKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupRegularExpression(_) => {
                 <coordinator::ConsumerGroupRegularExpressionKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMetadata(_) => <coordinator::StreamsGroupMetadataKey<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMemberMetadata(_) => {
                 <coordinator::StreamsGroupMemberMetadataKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMetadata(_) => {
                 <coordinator::StreamsGroupTargetAssignmentMetadataKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMember(_) => {
                 <coordinator::StreamsGroupTargetAssignmentMemberKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupCurrentMemberAssignment(_) => {
                 <coordinator::StreamsGroupCurrentMemberAssignmentKey<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(_) => <coordinator::StreamsGroupTopologyKey<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::OffsetCommit(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::GroupMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupPartitionMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMemberMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMember(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupCurrentMemberAssignment(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMemberMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMember(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupCurrentMemberAssignment(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupStatePartitionMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupRegularExpression(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMemberMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMember(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupCurrentMemberAssignment(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(m) => rt::Message::encoded_len(m, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Encodes at `version` into `sink`.
     pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::OffsetCommit(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::GroupMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupPartitionMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMemberMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMember(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupCurrentMemberAssignment(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMemberMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMember(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupCurrentMemberAssignment(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupStatePartitionMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupRegularExpression(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMemberMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMember(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupCurrentMemberAssignment(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(m) => rt::Message::encode(m, sink, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 }
 
 /// A record value of the group coordinator (`__consumer_offsets`).
+///
+/// A variant exists when the feature that compiles its message is enabled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum GroupCoordinatorValue<'a> {
-    /// [`coordinator::LegacyOffsetCommitValue`].
+    /// [`coordinator::LegacyOffsetCommitValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     LegacyOffsetCommit(coordinator::LegacyOffsetCommitValue<'a>),
-    /// [`coordinator::OffsetCommitValue`].
+    /// [`coordinator::OffsetCommitValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     OffsetCommit(coordinator::OffsetCommitValue<'a>),
-    /// [`coordinator::GroupMetadataValue`].
+    /// [`coordinator::GroupMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     GroupMetadata(coordinator::GroupMetadataValue<'a>),
-    /// [`coordinator::ConsumerGroupMetadataValue`].
+    /// [`coordinator::ConsumerGroupMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupMetadata(coordinator::ConsumerGroupMetadataValue<'a>),
-    /// [`coordinator::ConsumerGroupPartitionMetadataValue`].
+    /// [`coordinator::ConsumerGroupPartitionMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupPartitionMetadata(coordinator::ConsumerGroupPartitionMetadataValue<'a>),
-    /// [`coordinator::ConsumerGroupMemberMetadataValue`].
+    /// [`coordinator::ConsumerGroupMemberMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupMemberMetadata(coordinator::ConsumerGroupMemberMetadataValue<'a>),
-    /// [`coordinator::ConsumerGroupTargetAssignmentMetadataValue`].
+    /// [`coordinator::ConsumerGroupTargetAssignmentMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupTargetAssignmentMetadata(coordinator::ConsumerGroupTargetAssignmentMetadataValue<'a>),
-    /// [`coordinator::ConsumerGroupTargetAssignmentMemberValue`].
+    /// [`coordinator::ConsumerGroupTargetAssignmentMemberValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupTargetAssignmentMember(coordinator::ConsumerGroupTargetAssignmentMemberValue<'a>),
-    /// [`coordinator::ConsumerGroupCurrentMemberAssignmentValue`].
+    /// [`coordinator::ConsumerGroupCurrentMemberAssignmentValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupCurrentMemberAssignment(coordinator::ConsumerGroupCurrentMemberAssignmentValue<'a>),
-    /// [`coordinator::ShareGroupMemberMetadataValue`].
+    /// [`coordinator::ShareGroupMemberMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupMemberMetadata(coordinator::ShareGroupMemberMetadataValue<'a>),
-    /// [`coordinator::ShareGroupMetadataValue`].
+    /// [`coordinator::ShareGroupMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupMetadata(coordinator::ShareGroupMetadataValue<'a>),
-    /// [`coordinator::ShareGroupTargetAssignmentMetadataValue`].
+    /// [`coordinator::ShareGroupTargetAssignmentMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupTargetAssignmentMetadata(coordinator::ShareGroupTargetAssignmentMetadataValue<'a>),
-    /// [`coordinator::ShareGroupTargetAssignmentMemberValue`].
+    /// [`coordinator::ShareGroupTargetAssignmentMemberValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupTargetAssignmentMember(coordinator::ShareGroupTargetAssignmentMemberValue<'a>),
-    /// [`coordinator::ShareGroupCurrentMemberAssignmentValue`].
+    /// [`coordinator::ShareGroupCurrentMemberAssignmentValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupCurrentMemberAssignment(coordinator::ShareGroupCurrentMemberAssignmentValue<'a>),
-    /// [`coordinator::ShareGroupStatePartitionMetadataValue`].
+    /// [`coordinator::ShareGroupStatePartitionMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareGroupStatePartitionMetadata(coordinator::ShareGroupStatePartitionMetadataValue<'a>),
-    /// [`coordinator::ConsumerGroupRegularExpressionValue`].
+    /// [`coordinator::ConsumerGroupRegularExpressionValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ConsumerGroupRegularExpression(coordinator::ConsumerGroupRegularExpressionValue<'a>),
-    /// [`coordinator::StreamsGroupMetadataValue`].
+    /// [`coordinator::StreamsGroupMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupMetadata(coordinator::StreamsGroupMetadataValue<'a>),
-    /// [`coordinator::StreamsGroupMemberMetadataValue`].
+    /// [`coordinator::StreamsGroupMemberMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupMemberMetadata(coordinator::StreamsGroupMemberMetadataValue<'a>),
-    /// [`coordinator::StreamsGroupTargetAssignmentMetadataValue`].
+    /// [`coordinator::StreamsGroupTargetAssignmentMetadataValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupTargetAssignmentMetadata(coordinator::StreamsGroupTargetAssignmentMetadataValue<'a>),
-    /// [`coordinator::StreamsGroupTargetAssignmentMemberValue`].
+    /// [`coordinator::StreamsGroupTargetAssignmentMemberValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupTargetAssignmentMember(coordinator::StreamsGroupTargetAssignmentMemberValue<'a>),
-    /// [`coordinator::StreamsGroupCurrentMemberAssignmentValue`].
+    /// [`coordinator::StreamsGroupCurrentMemberAssignmentValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupCurrentMemberAssignment(coordinator::StreamsGroupCurrentMemberAssignmentValue<'a>),
-    /// [`coordinator::StreamsGroupTopologyValue`].
+    /// [`coordinator::StreamsGroupTopologyValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     StreamsGroupTopology(coordinator::StreamsGroupTopologyValue<'a>),
+    #[doc(hidden)]
+    Uninhabited(rt::Uninhabited<'a>),
 }
 
+#[allow(unused_variables)] // a build may enable none of its messages
 impl<'a> GroupCoordinatorValue<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
@@ -5865,109 +10919,246 @@ impl<'a> GroupCoordinatorValue<'a> {
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        Ok(match key {
+        match key {
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::LegacyOffsetCommit => {
-                let (m, r) = rt::parse_mode::<coordinator::LegacyOffsetCommitValue<'a>>(bytes, version, mode)?;
-                (Self::LegacyOffsetCommit(m), r)
+                rt::parse_mode::<coordinator::LegacyOffsetCommitValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::LegacyOffsetCommit(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::LegacyOffsetCommit => Err(rt::not_enabled(
+                "coordinator-records",
+                "LegacyOffsetCommitValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::OffsetCommit => {
-                let (m, r) = rt::parse_mode::<coordinator::OffsetCommitValue<'a>>(bytes, version, mode)?;
-                (Self::OffsetCommit(m), r)
+                rt::parse_mode::<coordinator::OffsetCommitValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::OffsetCommit(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::OffsetCommit => {
+                Err(rt::not_enabled("coordinator-records", "OffsetCommitValue", version))
+            }
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::GroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::GroupMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::GroupMetadata(m), r)
+                rt::parse_mode::<coordinator::GroupMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::GroupMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::GroupMetadata => {
+                Err(rt::not_enabled("coordinator-records", "GroupMetadataValue", version))
+            }
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupMetadata(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupPartitionMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupPartitionMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupPartitionMetadata(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupPartitionMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupPartitionMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupPartitionMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupPartitionMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupMemberMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupMemberMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupMemberMetadata(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupMemberMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupMemberMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupMemberMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupMemberMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMetadataValue<'a>>(
-                    bytes, version, mode,
-                )?;
-                (Self::ConsumerGroupTargetAssignmentMetadata(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupTargetAssignmentMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupTargetAssignmentMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMember => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMemberValue<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupTargetAssignmentMember(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupTargetAssignmentMemberValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupTargetAssignmentMember(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMember => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupTargetAssignmentMemberValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupCurrentMemberAssignment => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupCurrentMemberAssignmentValue<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupCurrentMemberAssignment(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupCurrentMemberAssignmentValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupCurrentMemberAssignment(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupCurrentMemberAssignment => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupCurrentMemberAssignmentValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupMemberMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMemberMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupMemberMetadata(m), r)
+                rt::parse_mode::<coordinator::ShareGroupMemberMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupMemberMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupMemberMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupMemberMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareGroupMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupMetadata(m), r)
+                rt::parse_mode::<coordinator::ShareGroupMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupTargetAssignmentMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupTargetAssignmentMetadata(m), r)
+                rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupTargetAssignmentMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupTargetAssignmentMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupTargetAssignmentMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupTargetAssignmentMember => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMemberValue<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupTargetAssignmentMember(m), r)
+                rt::parse_mode::<coordinator::ShareGroupTargetAssignmentMemberValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupTargetAssignmentMember(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupTargetAssignmentMember => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupTargetAssignmentMemberValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupCurrentMemberAssignment => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupCurrentMemberAssignmentValue<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupCurrentMemberAssignment(m), r)
+                rt::parse_mode::<coordinator::ShareGroupCurrentMemberAssignmentValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupCurrentMemberAssignment(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupCurrentMemberAssignment => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupCurrentMemberAssignmentValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ShareGroupStatePartitionMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ShareGroupStatePartitionMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::ShareGroupStatePartitionMetadata(m), r)
+                rt::parse_mode::<coordinator::ShareGroupStatePartitionMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareGroupStatePartitionMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ShareGroupStatePartitionMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "ShareGroupStatePartitionMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::ConsumerGroupRegularExpression => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::ConsumerGroupRegularExpressionValue<'a>>(bytes, version, mode)?;
-                (Self::ConsumerGroupRegularExpression(m), r)
+                rt::parse_mode::<coordinator::ConsumerGroupRegularExpressionValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ConsumerGroupRegularExpression(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::ConsumerGroupRegularExpression => Err(rt::not_enabled(
+                "coordinator-records",
+                "ConsumerGroupRegularExpressionValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupMetadata(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupMemberMetadata => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupMemberMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupMemberMetadata(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupMemberMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupMemberMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupMemberMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupMemberMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMetadata => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMetadataValue<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupTargetAssignmentMetadata(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMetadataValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupTargetAssignmentMetadata(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMetadata => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupTargetAssignmentMetadataValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMember => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMemberValue<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupTargetAssignmentMember(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupTargetAssignmentMemberValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupTargetAssignmentMember(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMember => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupTargetAssignmentMemberValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupCurrentMemberAssignment => {
-                let (m, r) =
-                    rt::parse_mode::<coordinator::StreamsGroupCurrentMemberAssignmentValue<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupCurrentMemberAssignment(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupCurrentMemberAssignmentValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupCurrentMemberAssignment(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupCurrentMemberAssignment => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupCurrentMemberAssignmentValue",
+                version,
+            )),
+            #[cfg(feature = "coordinator-records")]
             GroupCoordinatorRecordType::StreamsGroupTopology => {
-                let (m, r) = rt::parse_mode::<coordinator::StreamsGroupTopologyValue<'a>>(bytes, version, mode)?;
-                (Self::StreamsGroupTopology(m), r)
+                rt::parse_mode::<coordinator::StreamsGroupTopologyValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::StreamsGroupTopology(m), r))
             }
-        })
+            #[cfg(not(feature = "coordinator-records"))]
+            GroupCoordinatorRecordType::StreamsGroupTopology => Err(rt::not_enabled(
+                "coordinator-records",
+                "StreamsGroupTopologyValue",
+                version,
+            )),
+        }
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
@@ -5978,214 +11169,329 @@ impl<'a> GroupCoordinatorValue<'a> {
     /// The key of the message held.
     pub fn key(&self) -> GroupCoordinatorRecordType {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(_) => GroupCoordinatorRecordType::LegacyOffsetCommit,
+            #[cfg(feature = "coordinator-records")]
             Self::OffsetCommit(_) => GroupCoordinatorRecordType::OffsetCommit,
+            #[cfg(feature = "coordinator-records")]
             Self::GroupMetadata(_) => GroupCoordinatorRecordType::GroupMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMetadata(_) => GroupCoordinatorRecordType::ConsumerGroupMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupPartitionMetadata(_) => GroupCoordinatorRecordType::ConsumerGroupPartitionMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMemberMetadata(_) => GroupCoordinatorRecordType::ConsumerGroupMemberMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMetadata(_) => {
                 GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMetadata
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMember(_) => {
                 GroupCoordinatorRecordType::ConsumerGroupTargetAssignmentMember
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupCurrentMemberAssignment(_) => {
                 GroupCoordinatorRecordType::ConsumerGroupCurrentMemberAssignment
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMemberMetadata(_) => GroupCoordinatorRecordType::ShareGroupMemberMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMetadata(_) => GroupCoordinatorRecordType::ShareGroupMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMetadata(_) => {
                 GroupCoordinatorRecordType::ShareGroupTargetAssignmentMetadata
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMember(_) => GroupCoordinatorRecordType::ShareGroupTargetAssignmentMember,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupCurrentMemberAssignment(_) => GroupCoordinatorRecordType::ShareGroupCurrentMemberAssignment,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupStatePartitionMetadata(_) => GroupCoordinatorRecordType::ShareGroupStatePartitionMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupRegularExpression(_) => GroupCoordinatorRecordType::ConsumerGroupRegularExpression,
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMetadata(_) => GroupCoordinatorRecordType::StreamsGroupMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMemberMetadata(_) => GroupCoordinatorRecordType::StreamsGroupMemberMetadata,
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMetadata(_) => {
                 GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMetadata
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMember(_) => {
                 GroupCoordinatorRecordType::StreamsGroupTargetAssignmentMember
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupCurrentMemberAssignment(_) => {
                 GroupCoordinatorRecordType::StreamsGroupCurrentMemberAssignment
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(_) => GroupCoordinatorRecordType::StreamsGroupTopology,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The facts of the message held.
     pub fn info(&self) -> rt::MessageInfo {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(_) => <coordinator::LegacyOffsetCommitValue<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::OffsetCommit(_) => <coordinator::OffsetCommitValue<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::GroupMetadata(_) => <coordinator::GroupMetadataValue<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMetadata(_) => <coordinator::ConsumerGroupMetadataValue<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupPartitionMetadata(_) => {
                 <coordinator::ConsumerGroupPartitionMetadataValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMemberMetadata(_) => {
                 <coordinator::ConsumerGroupMemberMetadataValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMetadata(_) => {
                 <coordinator::ConsumerGroupTargetAssignmentMetadataValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMember(_) => {
                 <coordinator::ConsumerGroupTargetAssignmentMemberValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupCurrentMemberAssignment(_) => {
                 <coordinator::ConsumerGroupCurrentMemberAssignmentValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMemberMetadata(_) => {
                 <coordinator::ShareGroupMemberMetadataValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMetadata(_) => <coordinator::ShareGroupMetadataValue<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMetadata(_) => {
                 <coordinator::ShareGroupTargetAssignmentMetadataValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMember(_) => {
                 <coordinator::ShareGroupTargetAssignmentMemberValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupCurrentMemberAssignment(_) => {
                 <coordinator::ShareGroupCurrentMemberAssignmentValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupStatePartitionMetadata(_) => {
                 <coordinator::ShareGroupStatePartitionMetadataValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupRegularExpression(_) => {
                 <coordinator::ConsumerGroupRegularExpressionValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMetadata(_) => <coordinator::StreamsGroupMetadataValue<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMemberMetadata(_) => {
                 <coordinator::StreamsGroupMemberMetadataValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMetadata(_) => {
                 <coordinator::StreamsGroupTargetAssignmentMetadataValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMember(_) => {
                 <coordinator::StreamsGroupTargetAssignmentMemberValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupCurrentMemberAssignment(_) => {
                 <coordinator::StreamsGroupCurrentMemberAssignmentValue<'a> as rt::Message<'a>>::INFO
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(_) => <coordinator::StreamsGroupTopologyValue<'a> as rt::Message<'a>>::INFO,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The field-level schema of the message held.
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(_) => <coordinator::LegacyOffsetCommitValue<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::OffsetCommit(_) => <coordinator::OffsetCommitValue<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::GroupMetadata(_) => <coordinator::GroupMetadataValue<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMetadata(_) => <coordinator::ConsumerGroupMetadataValue<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupPartitionMetadata(_) => {
                 <coordinator::ConsumerGroupPartitionMetadataValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMemberMetadata(_) => {
                 <coordinator::ConsumerGroupMemberMetadataValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMetadata(_) => {
                 <coordinator::ConsumerGroupTargetAssignmentMetadataValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMember(_) => {
                 <coordinator::ConsumerGroupTargetAssignmentMemberValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupCurrentMemberAssignment(_) => {
                 <coordinator::ConsumerGroupCurrentMemberAssignmentValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMemberMetadata(_) => {
                 <coordinator::ShareGroupMemberMetadataValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMetadata(_) => <coordinator::ShareGroupMetadataValue<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMetadata(_) => {
                 <coordinator::ShareGroupTargetAssignmentMetadataValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMember(_) => {
                 <coordinator::ShareGroupTargetAssignmentMemberValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupCurrentMemberAssignment(_) => {
                 <coordinator::ShareGroupCurrentMemberAssignmentValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupStatePartitionMetadata(_) => {
                 <coordinator::ShareGroupStatePartitionMetadataValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupRegularExpression(_) => {
                 <coordinator::ConsumerGroupRegularExpressionValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMetadata(_) => <coordinator::StreamsGroupMetadataValue<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMemberMetadata(_) => {
                 <coordinator::StreamsGroupMemberMetadataValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMetadata(_) => {
                 <coordinator::StreamsGroupTargetAssignmentMetadataValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMember(_) => {
                 <coordinator::StreamsGroupTargetAssignmentMemberValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupCurrentMemberAssignment(_) => {
                 <coordinator::StreamsGroupCurrentMemberAssignmentValue<'a> as rt::Message<'a>>::SCHEMA
             }
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(_) => <coordinator::StreamsGroupTopologyValue<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::OffsetCommit(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::GroupMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupPartitionMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMemberMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMember(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupCurrentMemberAssignment(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMemberMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMember(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupCurrentMemberAssignment(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupStatePartitionMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupRegularExpression(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMemberMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMetadata(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMember(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupCurrentMemberAssignment(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(m) => rt::Message::encoded_len(m, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Encodes at `version` into `sink`.
     pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::LegacyOffsetCommit(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::OffsetCommit(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::GroupMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupPartitionMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupMemberMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupTargetAssignmentMember(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupCurrentMemberAssignment(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMemberMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupTargetAssignmentMember(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupCurrentMemberAssignment(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareGroupStatePartitionMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ConsumerGroupRegularExpression(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupMemberMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMetadata(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTargetAssignmentMember(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupCurrentMemberAssignment(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::StreamsGroupTopology(m) => rt::Message::encode(m, sink, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 }
@@ -6263,8 +11569,26 @@ impl ShareCoordinatorRecordType {
     /// Facts of the key schema.
     pub fn key_info(self) -> rt::MessageInfo {
         match self {
-            Self::ShareSnapshot => <coordinator::ShareSnapshotKey<'static> as rt::Message<'static>>::INFO,
-            Self::ShareUpdate => <coordinator::ShareUpdateKey<'static> as rt::Message<'static>>::INFO,
+            Self::ShareSnapshot => rt::MessageInfo {
+                name: "ShareSnapshotKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(0),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareUpdate => rt::MessageInfo {
+                name: "ShareUpdateKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(1),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
         }
     }
 }
@@ -6273,22 +11597,47 @@ impl ShareCoordinatorRecordType {
     /// Facts of the value schema.
     pub fn value_info(self) -> rt::MessageInfo {
         match self {
-            Self::ShareSnapshot => <coordinator::ShareSnapshotValue<'static> as rt::Message<'static>>::INFO,
-            Self::ShareUpdate => <coordinator::ShareUpdateValue<'static> as rt::Message<'static>>::INFO,
+            Self::ShareSnapshot => rt::MessageInfo {
+                name: "ShareSnapshotValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(0),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
+            Self::ShareUpdate => rt::MessageInfo {
+                name: "ShareUpdateValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(1),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: Some(0),
+                latest_version_unstable: false,
+                provisional: false,
+            },
         }
     }
 }
 
 /// A record key of the share coordinator (`__share_group_state`).
+///
+/// A variant exists when the feature that compiles its message is enabled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ShareCoordinatorKey<'a> {
-    /// [`coordinator::ShareSnapshotKey`].
+    /// [`coordinator::ShareSnapshotKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareSnapshot(coordinator::ShareSnapshotKey<'a>),
-    /// [`coordinator::ShareUpdateKey`].
+    /// [`coordinator::ShareUpdateKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareUpdate(coordinator::ShareUpdateKey<'a>),
+    #[doc(hidden)]
+    Uninhabited(rt::Uninhabited<'a>),
 }
 
+#[allow(unused_variables)] // a build may enable none of its messages
 impl<'a> ShareCoordinatorKey<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
@@ -6298,16 +11647,26 @@ impl<'a> ShareCoordinatorKey<'a> {
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        Ok(match key {
+        match key {
+            #[cfg(feature = "coordinator-records")]
             ShareCoordinatorRecordType::ShareSnapshot => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareSnapshotKey<'a>>(bytes, version, mode)?;
-                (Self::ShareSnapshot(m), r)
+                rt::parse_mode::<coordinator::ShareSnapshotKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareSnapshot(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            ShareCoordinatorRecordType::ShareSnapshot => {
+                Err(rt::not_enabled("coordinator-records", "ShareSnapshotKey", version))
+            }
+            #[cfg(feature = "coordinator-records")]
             ShareCoordinatorRecordType::ShareUpdate => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareUpdateKey<'a>>(bytes, version, mode)?;
-                (Self::ShareUpdate(m), r)
+                rt::parse_mode::<coordinator::ShareUpdateKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareUpdate(m), r))
             }
-        })
+            #[cfg(not(feature = "coordinator-records"))]
+            ShareCoordinatorRecordType::ShareUpdate => {
+                Err(rt::not_enabled("coordinator-records", "ShareUpdateKey", version))
+            }
+        }
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
@@ -6318,54 +11677,76 @@ impl<'a> ShareCoordinatorKey<'a> {
     /// The key of the message held.
     pub fn key(&self) -> ShareCoordinatorRecordType {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(_) => ShareCoordinatorRecordType::ShareSnapshot,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(_) => ShareCoordinatorRecordType::ShareUpdate,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The facts of the message held.
     pub fn info(&self) -> rt::MessageInfo {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(_) => <coordinator::ShareSnapshotKey<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(_) => <coordinator::ShareUpdateKey<'a> as rt::Message<'a>>::INFO,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The field-level schema of the message held.
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(_) => <coordinator::ShareSnapshotKey<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(_) => <coordinator::ShareUpdateKey<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(m) => rt::Message::encoded_len(m, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Encodes at `version` into `sink`.
     pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(m) => rt::Message::encode(m, sink, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 }
 
 /// A record value of the share coordinator (`__share_group_state`).
+///
+/// A variant exists when the feature that compiles its message is enabled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ShareCoordinatorValue<'a> {
-    /// [`coordinator::ShareSnapshotValue`].
+    /// [`coordinator::ShareSnapshotValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareSnapshot(coordinator::ShareSnapshotValue<'a>),
-    /// [`coordinator::ShareUpdateValue`].
+    /// [`coordinator::ShareUpdateValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     ShareUpdate(coordinator::ShareUpdateValue<'a>),
+    #[doc(hidden)]
+    Uninhabited(rt::Uninhabited<'a>),
 }
 
+#[allow(unused_variables)] // a build may enable none of its messages
 impl<'a> ShareCoordinatorValue<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
@@ -6375,16 +11756,26 @@ impl<'a> ShareCoordinatorValue<'a> {
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        Ok(match key {
+        match key {
+            #[cfg(feature = "coordinator-records")]
             ShareCoordinatorRecordType::ShareSnapshot => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareSnapshotValue<'a>>(bytes, version, mode)?;
-                (Self::ShareSnapshot(m), r)
+                rt::parse_mode::<coordinator::ShareSnapshotValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareSnapshot(m), r))
             }
+            #[cfg(not(feature = "coordinator-records"))]
+            ShareCoordinatorRecordType::ShareSnapshot => {
+                Err(rt::not_enabled("coordinator-records", "ShareSnapshotValue", version))
+            }
+            #[cfg(feature = "coordinator-records")]
             ShareCoordinatorRecordType::ShareUpdate => {
-                let (m, r) = rt::parse_mode::<coordinator::ShareUpdateValue<'a>>(bytes, version, mode)?;
-                (Self::ShareUpdate(m), r)
+                rt::parse_mode::<coordinator::ShareUpdateValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::ShareUpdate(m), r))
             }
-        })
+            #[cfg(not(feature = "coordinator-records"))]
+            ShareCoordinatorRecordType::ShareUpdate => {
+                Err(rt::not_enabled("coordinator-records", "ShareUpdateValue", version))
+            }
+        }
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
@@ -6395,40 +11786,55 @@ impl<'a> ShareCoordinatorValue<'a> {
     /// The key of the message held.
     pub fn key(&self) -> ShareCoordinatorRecordType {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(_) => ShareCoordinatorRecordType::ShareSnapshot,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(_) => ShareCoordinatorRecordType::ShareUpdate,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The facts of the message held.
     pub fn info(&self) -> rt::MessageInfo {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(_) => <coordinator::ShareSnapshotValue<'a> as rt::Message<'a>>::INFO,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(_) => <coordinator::ShareUpdateValue<'a> as rt::Message<'a>>::INFO,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The field-level schema of the message held.
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(_) => <coordinator::ShareSnapshotValue<'a> as rt::Message<'a>>::SCHEMA,
+            #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(_) => <coordinator::ShareUpdateValue<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(m) => rt::Message::encoded_len(m, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(m) => rt::Message::encoded_len(m, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Encodes at `version` into `sink`.
     pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::ShareSnapshot(m) => rt::Message::encode(m, sink, version),
+            #[cfg(feature = "coordinator-records")]
             Self::ShareUpdate(m) => rt::Message::encode(m, sink, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 }
@@ -6498,7 +11904,16 @@ impl TransactionCoordinatorRecordType {
     /// Facts of the key schema.
     pub fn key_info(self) -> rt::MessageInfo {
         match self {
-            Self::TransactionLog => <coordinator::TransactionLogKey<'static> as rt::Message<'static>>::INFO,
+            Self::TransactionLog => rt::MessageInfo {
+                name: "TransactionLogKey",
+                kind: rt::MessageKind::CoordinatorKey,
+                api_key: Some(0),
+                min_version: 0,
+                max_version: 0,
+                flexible_min: None,
+                latest_version_unstable: false,
+                provisional: false,
+            },
         }
     }
 }
@@ -6507,19 +11922,34 @@ impl TransactionCoordinatorRecordType {
     /// Facts of the value schema.
     pub fn value_info(self) -> rt::MessageInfo {
         match self {
-            Self::TransactionLog => <coordinator::TransactionLogValue<'static> as rt::Message<'static>>::INFO,
+            Self::TransactionLog => rt::MessageInfo {
+                name: "TransactionLogValue",
+                kind: rt::MessageKind::CoordinatorValue,
+                api_key: Some(0),
+                min_version: 0,
+                max_version: 1,
+                flexible_min: Some(1),
+                latest_version_unstable: false,
+                provisional: false,
+            },
         }
     }
 }
 
 /// A record key of the transaction coordinator (`__transaction_state`).
+///
+/// A variant exists when the feature that compiles its message is enabled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum TransactionCoordinatorKey<'a> {
-    /// [`coordinator::TransactionLogKey`].
+    /// [`coordinator::TransactionLogKey`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     TransactionLog(coordinator::TransactionLogKey<'a>),
+    #[doc(hidden)]
+    Uninhabited(rt::Uninhabited<'a>),
 }
 
+#[allow(unused_variables)] // a build may enable none of its messages
 impl<'a> TransactionCoordinatorKey<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
@@ -6529,12 +11959,17 @@ impl<'a> TransactionCoordinatorKey<'a> {
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        Ok(match key {
+        match key {
+            #[cfg(feature = "coordinator-records")]
             TransactionCoordinatorRecordType::TransactionLog => {
-                let (m, r) = rt::parse_mode::<coordinator::TransactionLogKey<'a>>(bytes, version, mode)?;
-                (Self::TransactionLog(m), r)
+                rt::parse_mode::<coordinator::TransactionLogKey<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::TransactionLog(m), r))
             }
-        })
+            #[cfg(not(feature = "coordinator-records"))]
+            TransactionCoordinatorRecordType::TransactionLog => {
+                Err(rt::not_enabled("coordinator-records", "TransactionLogKey", version))
+            }
+        }
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
@@ -6549,47 +11984,63 @@ impl<'a> TransactionCoordinatorKey<'a> {
     /// The key of the message held.
     pub fn key(&self) -> TransactionCoordinatorRecordType {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(_) => TransactionCoordinatorRecordType::TransactionLog,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The facts of the message held.
     pub fn info(&self) -> rt::MessageInfo {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(_) => <coordinator::TransactionLogKey<'a> as rt::Message<'a>>::INFO,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The field-level schema of the message held.
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(_) => <coordinator::TransactionLogKey<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(m) => rt::Message::encoded_len(m, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Encodes at `version` into `sink`.
     pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(m) => rt::Message::encode(m, sink, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 }
 
 /// A record value of the transaction coordinator (`__transaction_state`).
+///
+/// A variant exists when the feature that compiles its message is enabled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum TransactionCoordinatorValue<'a> {
-    /// [`coordinator::TransactionLogValue`].
+    /// [`coordinator::TransactionLogValue`] (feature `coordinator-records`).
+    #[cfg(feature = "coordinator-records")]
     TransactionLog(coordinator::TransactionLogValue<'a>),
+    #[doc(hidden)]
+    Uninhabited(rt::Uninhabited<'a>),
 }
 
+#[allow(unused_variables)] // a build may enable none of its messages
 impl<'a> TransactionCoordinatorValue<'a> {
     /// Parses `bytes` as the message for `key` at `version` in `mode`; in lenient mode the
     /// bytes after the message are returned.
@@ -6599,12 +12050,17 @@ impl<'a> TransactionCoordinatorValue<'a> {
         version: i16,
         mode: rt::Mode,
     ) -> Result<(Self, &'a [u8]), rt::DecodeError> {
-        Ok(match key {
+        match key {
+            #[cfg(feature = "coordinator-records")]
             TransactionCoordinatorRecordType::TransactionLog => {
-                let (m, r) = rt::parse_mode::<coordinator::TransactionLogValue<'a>>(bytes, version, mode)?;
-                (Self::TransactionLog(m), r)
+                rt::parse_mode::<coordinator::TransactionLogValue<'a>>(bytes, version, mode)
+                    .map(|(m, r)| (Self::TransactionLog(m), r))
             }
-        })
+            #[cfg(not(feature = "coordinator-records"))]
+            TransactionCoordinatorRecordType::TransactionLog => {
+                Err(rt::not_enabled("coordinator-records", "TransactionLogValue", version))
+            }
+        }
     }
 
     /// Parses `bytes` strictly as the message for `key` at `version`.
@@ -6619,35 +12075,45 @@ impl<'a> TransactionCoordinatorValue<'a> {
     /// The key of the message held.
     pub fn key(&self) -> TransactionCoordinatorRecordType {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(_) => TransactionCoordinatorRecordType::TransactionLog,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The facts of the message held.
     pub fn info(&self) -> rt::MessageInfo {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(_) => <coordinator::TransactionLogValue<'a> as rt::Message<'a>>::INFO,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// The field-level schema of the message held.
     pub fn schema(&self) -> &'static rt::reflect::StructDesc {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(_) => <coordinator::TransactionLogValue<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(m) => rt::Message::encoded_len(m, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 
     /// Encodes at `version` into `sink`.
     pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
+            #[cfg(feature = "coordinator-records")]
             Self::TransactionLog(m) => rt::Message::encode(m, sink, version),
+            Self::Uninhabited(u) => u.never(),
         }
     }
 }

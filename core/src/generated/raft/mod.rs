@@ -3,6 +3,8 @@
 
 //! Generated `raft` modules: one per schema, each named after it in snake case.
 
+#[cfg(feature = "raft-records")]
 pub mod quorum_state_data;
 
+#[cfg(feature = "raft-records")]
 pub use quorum_state_data::QuorumStateData;

@@ -3,14 +3,24 @@
 
 //! Generated `storage` modules: one per schema, each named after it in snake case.
 
+#[cfg(feature = "storage-records")]
 pub mod producer_snapshot;
+#[cfg(feature = "storage-records")]
 pub mod remote_log_segment_metadata_record;
+#[cfg(feature = "storage-records")]
 pub mod remote_log_segment_metadata_snapshot_record;
+#[cfg(feature = "storage-records")]
 pub mod remote_log_segment_metadata_update_record;
+#[cfg(feature = "storage-records")]
 pub mod remote_partition_delete_metadata_record;
 
+#[cfg(feature = "storage-records")]
 pub use producer_snapshot::ProducerSnapshot;
+#[cfg(feature = "storage-records")]
 pub use remote_log_segment_metadata_record::RemoteLogSegmentMetadataRecord;
+#[cfg(feature = "storage-records")]
 pub use remote_log_segment_metadata_snapshot_record::RemoteLogSegmentMetadataSnapshotRecord;
+#[cfg(feature = "storage-records")]
 pub use remote_log_segment_metadata_update_record::RemoteLogSegmentMetadataUpdateRecord;
+#[cfg(feature = "storage-records")]
 pub use remote_partition_delete_metadata_record::RemotePartitionDeleteMetadataRecord;

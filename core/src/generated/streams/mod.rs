@@ -3,6 +3,8 @@
 
 //! Generated `streams` modules: one per schema, each named after it in snake case.
 
+#[cfg(feature = "streams-records")]
 pub mod subscription_info_data;
 
+#[cfg(feature = "streams-records")]
 pub use subscription_info_data::SubscriptionInfoData;

@@ -3,14 +3,24 @@
 
 //! Generated `testing` modules: one per schema, each named after it in snake case.
 
+#[cfg(feature = "test-schemas")]
 pub mod all_type_message;
+#[cfg(feature = "test-schemas")]
 pub mod nullable_struct_message;
+#[cfg(feature = "test-schemas")]
 pub mod simple_arrays_message;
+#[cfg(feature = "test-schemas")]
 pub mod simple_example_message;
+#[cfg(feature = "test-schemas")]
 pub mod simple_records_message;
 
+#[cfg(feature = "test-schemas")]
 pub use all_type_message::AllTypeMessage;
+#[cfg(feature = "test-schemas")]
 pub use nullable_struct_message::NullableStructMessage;
+#[cfg(feature = "test-schemas")]
 pub use simple_arrays_message::SimpleArraysMessage;
+#[cfg(feature = "test-schemas")]
 pub use simple_example_message::SimpleExampleMessage;
+#[cfg(feature = "test-schemas")]
 pub use simple_records_message::SimpleRecordsMessage;
