@@ -12,7 +12,7 @@
 //!   `controller` (every API whose schema lists that listener; `zkBroker` counts as `broker`),
 //!   `metadata-log`, `all` (everything but `test-schemas`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::model::{snake, Message};
@@ -177,13 +177,13 @@ pub fn cfg(m: &Message) -> String {
 /// Every feature and what it enables, in the order the manifest lists them.
 pub fn table(msgs: &[Message]) -> Result<Vec<(String, String, Vec<String>)>, String> {
     let mut apis: BTreeMap<i16, (String, Vec<String>)> = BTreeMap::new();
-    let mut families: BTreeMap<String, ()> = BTreeMap::new();
+    let mut families: BTreeSet<String> = BTreeSet::new();
     for m in msgs {
         let Some(f) = feature(m) else { continue };
         if m.kind == "request" && m.group == "messages" {
             apis.insert(m.api_key.unwrap_or(-1), (f, m.listeners.clone()));
         } else if !f.starts_with("api-") {
-            families.insert(f, ());
+            families.insert(f);
         }
     }
     let by_name: BTreeMap<String, String> = msgs
@@ -229,12 +229,12 @@ pub fn table(msgs: &[Message]) -> Result<Vec<(String, String, Vec<String>)>, Str
         vec!["metadata-records".into(), "raft-records".into()],
     ));
     let mut all: Vec<String> = apis.values().map(|(f, _)| f.clone()).collect();
-    all.extend(families.keys().filter(|f| *f != "test-schemas").cloned());
+    all.extend(families.iter().filter(|f| *f != "test-schemas").cloned());
     out.push(("all".into(), "Every API and every record family.".into(), all));
     for (f, _) in apis.values() {
         out.push((f.clone(), String::new(), Vec::new()));
     }
-    for f in families.keys() {
+    for f in &families {
         out.push((f.clone(), String::new(), Vec::new()));
     }
     Ok(out)

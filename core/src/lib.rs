@@ -66,8 +66,8 @@ extern crate alloc;
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
 mod codec;
-// The wire helpers the generated code calls: a build that compiles only some messages
-// leaves some of them unused.
+// `compound`, `owned`, `read` and `write` hold the wire helpers the generated code calls: a build
+// that compiles only some messages leaves some of them unused.
 #[cfg_attr(not(feature = "all"), allow(dead_code))]
 mod compound;
 #[cfg(feature = "defmt")]
@@ -79,10 +79,8 @@ pub mod frame;
 mod grammar;
 pub mod nom;
 #[cfg(feature = "alloc")]
-#[cfg_attr(not(feature = "all"), allow(dead_code))] // as for `read`: helpers of the generated code
+#[cfg_attr(not(feature = "all"), allow(dead_code))]
 mod owned;
-// The wire helpers the generated code calls: a build that compiles only some messages
-// leaves some of them unused.
 #[cfg_attr(not(feature = "all"), allow(dead_code))]
 mod read;
 pub mod records;
@@ -92,8 +90,6 @@ mod structs;
 mod types;
 pub mod versions;
 pub mod visit;
-// The wire helpers the generated code calls: a build that compiles only some messages
-// leaves some of them unused.
 #[cfg_attr(not(feature = "all"), allow(dead_code))]
 mod write;
 
